@@ -1,0 +1,51 @@
+//! The command-line front end: argument parsing and one module per
+//! subcommand. Only this side uses clap, anyhow and indicatif.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// How a run ended, as the process exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Everything was valid.
+    Ok = 0,
+    /// The run finished, but some input had errors.
+    Errors = 1,
+    /// Usage or I/O error: the run could not do its job.
+    Usage = 2,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit as u8)
+    }
+}
+
+/// Strict, fast toolkit for chess games in PGN and positions in FEN.
+#[derive(Debug, Parser)]
+#[command(name = "pgnkit", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {}
+
+/// Parses the command line and runs the subcommand.
+// The first subcommand arrives with the rules core; until then the enum is empty.
+#[allow(unreachable_code, unused_variables)]
+pub fn run() -> anyhow::Result<Exit> {
+    let cli = Cli::parse();
+    match cli.command {}
+}
+
+/// Whether an error chain is, at bottom, a closed output pipe.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,24 @@
+//! pgnkit: a strict, fast toolkit for chess games in PGN and positions in FEN.
+//!
+//! The library is layered; each layer depends only on the ones above it:
+//!
+//! 1. **Rules core** — [`Color`], [`Role`], [`Square`], [`Bitboard`], attack
+//!    tables, positions, legal move generation, FEN.
+//! 2. **Notation** — move tokens as written (SAN, long algebraic, UCI, German,
+//!    figurines), parsed without a position.
+//! 3. **PGN syntax** — a streaming nom grammar that knows no chess rules.
+//! 4. **Replay** — games played through the rules core.
+//!
+//! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`).
+
+pub mod bitboard;
+pub mod color;
+pub mod role;
+pub mod square;
+
+pub use crate::{
+    bitboard::Bitboard,
+    color::Color,
+    role::{Piece, Role},
+    square::{File, ParseSquareError, Rank, Square},
+};

@@ -1,0 +1,18 @@
+//! The `pgnkit` command.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match cli::run() {
+        Ok(code) => code.into(),
+        Err(err) => {
+            if cli::is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("pgnkit: {err:#}");
+            cli::Exit::Usage.into()
+        }
+    }
+}
