@@ -12,13 +12,19 @@
 //! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`).
 
 pub mod bitboard;
+pub mod castling;
 pub mod color;
+pub mod notation;
 pub mod role;
 pub mod square;
 
 pub use crate::{
     bitboard::Bitboard,
+    castling::CastlingSide,
     color::Color,
+    notation::{
+        Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Spelling, Suffix,
+    },
     role::{Piece, Role},
     square::{File, ParseSquareError, Rank, Square},
 };

@@ -90,7 +90,11 @@ impl File {
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<File> {
         let i = self.0 as i32 + delta;
-        if 0 <= i && i < 8 { Some(File(i as u8)) } else { None }
+        if 0 <= i && i < 8 {
+            Some(File(i as u8))
+        } else {
+            None
+        }
     }
 }
 
@@ -146,7 +150,11 @@ impl Rank {
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<Rank> {
         let i = self.0 as i32 + delta;
-        if 0 <= i && i < 8 { Some(Rank(i as u8)) } else { None }
+        if 0 <= i && i < 8 {
+            Some(Rank(i as u8))
+        } else {
+            None
+        }
     }
 }
 
