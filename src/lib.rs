@@ -15,6 +15,7 @@ pub mod bitboard;
 pub mod castling;
 pub mod color;
 pub mod notation;
+pub mod pgn;
 pub mod role;
 pub mod square;
 
@@ -24,6 +25,10 @@ pub use crate::{
     color::Color,
     notation::{
         Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Spelling, Suffix,
+    },
+    pgn::{
+        Game, GameFramer, ParsePgnError, RawGame, ReadPgnError, WriteOptions, parse_game,
+        visit_mainline, write_game,
     },
     role::{Piece, Role},
     square::{File, ParseSquareError, Rank, Square},
