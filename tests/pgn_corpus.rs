@@ -448,3 +448,37 @@ fn corpus_round_trips() {
     }
     eprintln!("{games} games in {} files round-trip", files.len());
 }
+
+/// The fast path sees exactly the mainline moves and result of the model.
+#[test]
+fn fast_path_agrees_with_the_model() {
+    use pgnkit::pgn::{MainlineEvent, visit_mainline};
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    pgn_files(&data.join("corpus"), &mut files);
+    pgn_files(&data.join("broken"), &mut files);
+    for path in &files {
+        let mut framer = GameFramer::new(File::open(path).expect("open"));
+        while let Some(raw) = framer.next_game() {
+            let raw = raw.expect("framing");
+            let game = parse_game(&raw);
+            let mut moves = Vec::new();
+            let mut tags = 0;
+            let mut result = None;
+            visit_mainline(&raw, |event| match event {
+                MainlineEvent::Tag { .. } => tags += 1,
+                MainlineEvent::Move { text, .. } => moves.push(text),
+                MainlineEvent::Result(outcome) => {
+                    result.get_or_insert(outcome);
+                }
+                _ => {}
+            });
+            let model: Vec<&[u8]> = game.mainline.moves.iter().map(|m| m.text).collect();
+            assert_eq!(moves, model, "{} game {}", path.display(), raw.number);
+            assert_eq!(tags, game.tags.len());
+            assert_eq!(result, game.result.map(|r| r.outcome));
+        }
+    }
+}

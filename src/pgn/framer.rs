@@ -362,6 +362,41 @@ impl<R: Read> GameFramer<R> {
         None
     }
 
+    /// The hot loop: skips movetext and complete `{…}` comments up to the
+    /// next line end, `;`, unterminated `{` or the end of the buffer.
+    #[inline]
+    fn skip_movetext(&mut self) {
+        let buf = &self.buf[..self.filled];
+        let mut pos = self.pos;
+        loop {
+            let rest = &buf[pos..];
+            let Some(i) = memchr::memchr3(b'\n', b'\r', b'{', rest) else {
+                // A `;` here turns a later `{` on this line into comment text.
+                pos += memchr::memchr(b';', rest).unwrap_or(rest.len());
+                break;
+            };
+            let at = pos + i;
+            if buf[at] != b'{' {
+                pos = at;
+                break;
+            }
+            if let Some(j) = memchr::memchr(b';', &buf[pos..at]) {
+                pos += j;
+                break;
+            }
+            let Some(close) = memchr::memchr(b'}', &buf[at + 1..]) else {
+                pos = at;
+                break;
+            };
+            let body = &buf[at + 1..at + 1 + close];
+            if memchr::memchr2(b'\n', b'\r', body).is_some() {
+                self.line += count_lines(body, true).0;
+            }
+            pos = at + close + 2;
+        }
+        self.pos = pos;
+    }
+
     /// Advances until the current game ends or more input is needed.
     fn scan(&mut self) -> Step {
         if !self.started {
@@ -410,29 +445,24 @@ impl<R: Read> GameFramer<R> {
                 }
                 Mode::Tag { in_string } => {
                     let rest = &self.buf[self.pos..self.filled];
-                    let found = if in_string {
-                        memchr::memchr3(b'"', b'\\', b'\n', rest)
-                            .into_iter()
-                            .chain(memchr::memchr(b'\r', rest))
-                            .min()
-                    } else {
-                        memchr::memchr3(b'"', b']', b'\n', rest)
-                            .into_iter()
-                            .chain(memchr::memchr(b'\r', rest))
-                            .min()
-                    };
+                    let found = rest.iter().position(|&b| match b {
+                        b'\n' | b'\r' | b'"' => true,
+                        b'\\' => in_string,
+                        b']' => !in_string,
+                        _ => false,
+                    });
                     let Some(i) = found else {
                         self.pos = self.filled;
                         continue;
                     };
                     self.pos += i;
-                    match (self.buf[self.pos], in_string) {
-                        (b'\n' | b'\r', _) => {
+                    match self.buf[self.pos] {
+                        b'\n' | b'\r' => {
                             if let Some(step) = self.line_end() {
                                 return step;
                             }
                         }
-                        (b'\\', _) => {
+                        b'\\' => {
                             if self.pos + 1 >= self.filled && !self.eof {
                                 return Step::NeedMore;
                             }
@@ -441,7 +471,7 @@ impl<R: Read> GameFramer<R> {
                                 _ => self.pos += 1,
                             }
                         }
-                        (b'"', _) => {
+                        b'"' => {
                             self.pos += 1;
                             self.mode = Mode::Tag {
                                 in_string: !in_string,
@@ -486,13 +516,7 @@ impl<R: Read> GameFramer<R> {
                         _ => {
                             self.section = Section::Movetext;
                             self.pos += 1;
-                            // Most of a movetext line needs no decision.
-                            let rest = &self.buf[self.pos..self.filled];
-                            let skip = rest
-                                .iter()
-                                .position(|&b| matches!(b, b'\n' | b'\r' | b'{' | b';'))
-                                .unwrap_or(rest.len());
-                            self.pos += skip;
+                            self.skip_movetext();
                         }
                     }
                 }

@@ -96,9 +96,37 @@ pub struct Token<'a> {
     pub span: Span,
 }
 
+/// Byte classes for the hot loops: whitespace, delimiters, digits.
+const SPACE: u8 = 1;
+const DELIMITER: u8 = 2;
+const DIGIT: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if is_space(byte) {
+            table[b] |= SPACE;
+        }
+        if is_delimiter_slow(byte) {
+            table[b] |= DELIMITER;
+        }
+        if byte.is_ascii_digit() {
+            table[b] |= DIGIT;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Whether `b` ends a move token.
 #[inline]
-const fn is_delimiter(b: u8) -> bool {
+fn is_delimiter(b: u8) -> bool {
+    CLASS[usize::from(b)] & DELIMITER != 0
+}
+
+const fn is_delimiter_slow(b: u8) -> bool {
     matches!(
         b,
         b' ' | b'\t'
@@ -399,7 +427,7 @@ impl<'a> Tokens<'a> {
     fn skip_space(&mut self) {
         let src = self.source;
         while let Some(&b) = src.get(self.pos) {
-            if is_space(b) {
+            if CLASS[usize::from(b)] & SPACE != 0 {
                 self.pos += 1;
             } else if b == b'%' && (self.pos == 0 || matches!(src[self.pos - 1], b'\n' | b'\r')) {
                 self.pos += rest_of_line(&src[self.pos..]).len();
@@ -434,13 +462,33 @@ impl<'a> Tokens<'a> {
     /// Reads a token that starts with a digit.
     fn digit_token(&mut self, start: usize) -> Token<'a> {
         let input = &self.source[start..];
-        if let Ok((rest, outcome)) = game_termination(input) {
-            self.pos = self.source.len() - rest.len();
-            return self.token(TokenKind::Result(outcome), start);
+        // The common `12.` without nom; anything else goes to the productions.
+        let digits = input
+            .iter()
+            .position(|&b| CLASS[usize::from(b)] & DIGIT == 0)
+            .unwrap_or(input.len());
+        if input.get(digits) == Some(&b'.') && digits <= 9 {
+            let dots = input[digits..]
+                .iter()
+                .position(|&b| b != b'.')
+                .unwrap_or(input.len() - digits);
+            if input.get(digits + dots) != Some(&0xE2) {
+                let n = input[..digits]
+                    .iter()
+                    .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+                self.pos = start + digits + dots;
+                return self.token(TokenKind::MoveNumber(n), start);
+            }
         }
+        // Move numbers first: results never contain periods, and a bare
+        // number (`1` in `1/2`) is not taken before a non-delimiter.
         if let Ok((rest, n)) = move_number(input) {
             self.pos = self.source.len() - rest.len();
             return self.token(TokenKind::MoveNumber(n), start);
+        }
+        if let Ok((rest, outcome)) = game_termination(input) {
+            self.pos = self.source.len() - rest.len();
+            return self.token(TokenKind::Result(outcome), start);
         }
         self.symbol_token(start)
     }
@@ -448,9 +496,15 @@ impl<'a> Tokens<'a> {
     /// Reads a move token (or a separate e.p. mark) at `start`.
     fn symbol_token(&mut self, start: usize) -> Token<'a> {
         let input = &self.source[start..];
-        let text = symbol(input).map_or(&input[..1], |(_, text)| text);
-        self.pos = start + text.len();
-        if is_ep_mark(text) {
+        // The hot loop of the tokenizer: a table lookup per byte.
+        let len = input
+            .iter()
+            .position(|&b| CLASS[usize::from(b)] & DELIMITER != 0)
+            .unwrap_or(input.len())
+            .max(1);
+        let text = &input[..len];
+        self.pos = start + len;
+        if text.len() <= 4 && text[0] == b'e' && is_ep_mark(text) {
             return self.token(TokenKind::EpMark, start);
         }
         self.token(TokenKind::Move(text), start)
