@@ -275,7 +275,9 @@ impl<R: Read> GameFramer<R> {
         } else {
             self.game_start
         };
-        if keep > 0 && (self.filled == self.buf.len() || keep >= self.buf.len() / 2) {
+        // Compact only when the free tail is short: each byte is then
+        // moved at most about once.
+        if keep > 0 && (keep == self.filled || self.buf.len() - self.filled < self.buf.len() / 4) {
             self.buf.copy_within(keep..self.filled, 0);
             self.filled -= keep;
             self.pos -= keep;

@@ -366,7 +366,7 @@ pub fn visit_mainline<'a>(raw: &RawGame<'a>, mut visit: impl FnMut(MainlineEvent
         return;
     }
     let mut tokens = Tokens::new(raw.bytes);
-    while let Some(token) = tokens.next() {
+    while let Some(token) = tokens.next_significant() {
         let error = |kind| {
             MainlineEvent::Error(ParsePgnError {
                 kind,

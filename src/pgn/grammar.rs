@@ -288,6 +288,30 @@ fn rest_of_line(input: &[u8]) -> &[u8] {
     &input[..end]
 }
 
+/// The common move number `12.` or `12...` (no `…`), without nom: its
+/// length and value.
+#[inline]
+fn plain_move_number(input: &[u8]) -> Option<(usize, u32)> {
+    let digits = input
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] & DIGIT == 0)
+        .unwrap_or(input.len());
+    if digits > 9 || input.get(digits) != Some(&b'.') {
+        return None;
+    }
+    let dots = input[digits..]
+        .iter()
+        .position(|&b| b != b'.')
+        .unwrap_or(input.len() - digits);
+    if input.get(digits + dots) == Some(&0xE2) {
+        return None;
+    }
+    let n = input[..digits]
+        .iter()
+        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    Some((digits + dots, n))
+}
+
 /// Whether a token is a separate en-passant mark.
 pub(crate) fn is_ep_mark(token: &[u8]) -> bool {
     matches!(token, b"e.p." | b"ep" | b"e.p")
@@ -422,6 +446,49 @@ impl<'a> Tokens<'a> {
         false
     }
 
+    /// The fast path's step: like [`next`](Iterator::next), but passes over
+    /// whitespace, plain move numbers and complete comments without
+    /// producing tokens.
+    #[inline]
+    pub(crate) fn next_significant(&mut self) -> Option<Token<'a>> {
+        if self.pending.is_some() {
+            return self.next();
+        }
+        let src = self.source;
+        loop {
+            let mut pos = self.pos;
+            while let Some(&b) = src.get(pos) {
+                if CLASS[usize::from(b)] & SPACE == 0 {
+                    break;
+                }
+                pos += 1;
+            }
+            self.pos = pos;
+            let &b = src.get(pos)?;
+            match b {
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    self.in_tags = false;
+                    return Some(self.symbol_token(pos));
+                }
+                b'0'..=b'9' => match plain_move_number(&src[pos..]) {
+                    Some((len, _)) => {
+                        self.in_tags = false;
+                        self.pos = pos + len;
+                    }
+                    None => return self.next(),
+                },
+                b'{' => match memchr::memchr(b'}', &src[pos + 1..]) {
+                    Some(close) => {
+                        self.in_tags = false;
+                        self.pos = pos + close + 2;
+                    }
+                    None => return self.next(),
+                },
+                _ => return self.next(),
+            }
+        }
+    }
+
     /// Skips whitespace and `%` escape lines.
     #[inline]
     fn skip_space(&mut self) {
@@ -462,23 +529,9 @@ impl<'a> Tokens<'a> {
     /// Reads a token that starts with a digit.
     fn digit_token(&mut self, start: usize) -> Token<'a> {
         let input = &self.source[start..];
-        // The common `12.` without nom; anything else goes to the productions.
-        let digits = input
-            .iter()
-            .position(|&b| CLASS[usize::from(b)] & DIGIT == 0)
-            .unwrap_or(input.len());
-        if input.get(digits) == Some(&b'.') && digits <= 9 {
-            let dots = input[digits..]
-                .iter()
-                .position(|&b| b != b'.')
-                .unwrap_or(input.len() - digits);
-            if input.get(digits + dots) != Some(&0xE2) {
-                let n = input[..digits]
-                    .iter()
-                    .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
-                self.pos = start + digits + dots;
-                return self.token(TokenKind::MoveNumber(n), start);
-            }
+        if let Some((len, n)) = plain_move_number(input) {
+            self.pos = start + len;
+            return self.token(TokenKind::MoveNumber(n), start);
         }
         // Move numbers first: results never contain periods, and a bare
         // number (`1` in `1/2`) is not taken before a non-delimiter.
