@@ -15,6 +15,7 @@ pub mod bitboard;
 pub mod castling;
 pub mod color;
 pub mod notation;
+pub mod pipeline;
 pub mod role;
 pub mod square;
 
