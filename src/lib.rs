@@ -9,11 +9,15 @@
 //! 3. **PGN syntax** — a streaming nom grammar that knows no chess rules.
 //! 4. **Replay** — games played through the rules core.
 //!
+//! Beside the layers, [`encoding`] decodes archive text (UTF-8 or
+//! Windows-1252).
+//!
 //! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`).
 
 pub mod bitboard;
 pub mod castling;
 pub mod color;
+pub mod encoding;
 pub mod notation;
 pub mod role;
 pub mod square;
