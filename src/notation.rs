@@ -9,17 +9,42 @@
 //!
 //! Accepted spellings:
 //! - SAN: `e4`, `Nbd7`, `R1a3`, `Qh4xe1`, `exd6`, `e8=Q`, `O-O`, `O-O-O`;
-//! - common variants: `0-0`, `0-0-0`, `e8Q`, `e8(Q)`, `e8/Q`, `Pe4`,
+//! - common variants: `0-0`, `0-0-0`, `e8Q`, `e8(Q)`, `e8/Q`, `Pe4`, `e:d5`,
 //!   `exd6e.p.`/`exd6ep`, `+`, `++`, `#`;
-//! - long algebraic: `e2-e4`, `Ng1-f3`, `Ng1xf3`, `e4xd5`, `e7-e8=Q`;
-//! - UCI: `e2e4`, `e7e8q`, `e1g1`;
+//! - long algebraic: `e2-e4`, `Ng1-f3`, `Ng1xf3`, `Ng1f3`, `e4xd5`,
+//!   `e7-e8=Q`, `e7-e8Q`;
+//! - UCI: `e2e4`, `e7e8q` (or `e7e8Q`), `e1g1`;
 //! - German letters `K D T L S B` (`Sf3`, `Lxb5`, `Dd1-f3`, `b2-b1=D`,
 //!   `Be2-e4` with `B` for Bauer);
-//! - figurines `♔♕♖♗♘♙` (and the black ones);
+//! - figurines `♔♕♖♗♘♙` (and the black ones), also as promotion pieces;
 //! - null moves: `--`, `Z0`, `0000`, `@@@@`.
+//!
+//! How a token is classified:
+//! - A token with a whole origin square is [`Notation::Uci`] when it has no
+//!   piece letter, no separator and at most a bare promotion (`e7e8q`), and
+//!   [`Notation::Long`] otherwise. SAN's rare full-square disambiguation
+//!   (`Qh4xe1`) is text of long algebraic too and reads as `Long`; only the
+//!   position can tell whether the origin was needed.
+//! - [`Letters`]: `N R Q P` are English, `S L T D` German, `K` both. `B`
+//!   naming the mover is both (bishop or Bauer) unless another letter
+//!   settles it (`Bb7-b8=D` is a German pawn move); as a promotion piece `B`
+//!   is English, since German never promotes to a Bauer. English and German
+//!   letters in one token, or letters with figurines, are an error.
+//! - Lower-case letters are never pieces: `bxc3` is a pawn capture and
+//!   `nf3` an error. Lower-case promotion letters are UCI's only.
+//! - The en-passant mark goes after the destination and before `+`/`#`,
+//!   only on a pawn capture; a separate `e.p.` token is the grammar's
+//!   business (see [`is_ep_mark`]).
+//! - Null moves take no suffix.
+//!
+//! Parsing is a single left-to-right pass over the bytes without
+//! allocation; errors carry the offset of the first byte that cannot belong
+//! to any accepted spelling.
 //!
 //! Move-quality glyphs (`!`, `?`, `!?` …) are not part of a move token: the
 //! PGN grammar splits them off before calling [`MoveToken::parse`].
+
+use std::str::FromStr;
 
 use crate::castling::CastlingSide;
 use crate::role::Role;
@@ -152,6 +177,12 @@ pub struct MoveToken {
 
 /// Why a token is not a move, with the byte offset inside the token where
 /// reading failed.
+///
+/// Tokens are read left to right; the offset is that of the first byte no
+/// accepted spelling can have there (`Nf3zzz` fails at 3, `e9` at 1, `O-0`
+/// at 2). A token that is a correct beginning of a move is [`Incomplete`].
+///
+/// [`Incomplete`]: ParseMoveTokenError::Incomplete
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseMoveTokenError {
@@ -167,10 +198,19 @@ pub enum ParseMoveTokenError {
     /// The token ends before a complete move was read (`Nf`, `e8=`).
     #[error("incomplete move")]
     Incomplete,
-    /// A promotion to a king or pawn, or a promotion letter that is no piece.
-    #[error("invalid promotion piece at offset {offset}")]
+    /// A promotion to a king or pawn, a promotion letter that is no piece
+    /// (`e8=X`, `e8q` outside UCI), or a promotion by a piece that is not a
+    /// pawn (`Nb8=Q`).
+    #[error("invalid promotion at offset {offset}")]
     BadPromotion {
         /// Byte offset inside the token.
+        offset: usize,
+    },
+    /// Letters that only English uses and letters that only German uses, or
+    /// letters and figurines, in one token (`Sb7-b8=Q`).
+    #[error("piece letters from two alphabets at offset {offset}")]
+    MixedLetters {
+        /// Byte offset of the letter that does not fit the earlier ones.
         offset: usize,
     },
 }
@@ -181,11 +221,1002 @@ impl MoveToken {
     /// # Errors
     /// [`ParseMoveTokenError`] when the bytes are not a move in any accepted
     /// spelling; the whole token must be used (`Nf3zzz` is an error).
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Role, Square};
+    ///
+    /// let token = MoveToken::parse(b"Sxe5+")?;
+    /// assert_eq!(token.letters, Letters::German);
+    /// assert!(matches!(
+    ///     token.kind,
+    ///     MoveKind::Normal { mover: Mover::Role(Role::Knight), capture: true, to: Square::E5, .. }
+    /// ));
+    ///
+    /// assert_eq!(MoveToken::parse(b"e7e8q")?.notation, Notation::Uci);
+    /// assert_eq!(MoveToken::parse(b"Nf3zzz"), Err(ParseMoveTokenError::Unexpected { offset: 3 }));
+    /// # Ok::<_, ParseMoveTokenError>(())
+    /// ```
     pub fn parse(token: &[u8]) -> Result<MoveToken, ParseMoveTokenError> {
-        // Placeholder until the notation parser lands; see the module docs.
-        if token.is_empty() {
-            return Err(ParseMoveTokenError::Empty);
+        let reader = Reader {
+            bytes: token,
+            pos: 0,
+        };
+        match token {
+            [] => Err(ParseMoveTokenError::Empty),
+            [b'-', ..] => reader.null(b"--", Notation::San),
+            [b'Z', ..] => reader.null(b"Z0", Notation::San),
+            [b'@', ..] => reader.null(b"@@@@", Notation::Uci),
+            [b'0', b'0', ..] => reader.null(b"0000", Notation::Uci),
+            [c @ (b'O' | b'0'), ..] => reader.castle(*c),
+            _ => reader.normal(),
         }
-        Err(ParseMoveTokenError::Unexpected { offset: 0 })
+    }
+}
+
+impl FromStr for MoveToken {
+    type Err = ParseMoveTokenError;
+
+    /// Parses a move token; see [`MoveToken::parse`].
+    fn from_str(s: &str) -> Result<MoveToken, ParseMoveTokenError> {
+        MoveToken::parse(s.as_bytes())
+    }
+}
+
+/// Whether `token` is an en-passant mark written as a token of its own
+/// (`exd6 e.p.`): `e.p.`, `e.p` or `ep`.
+///
+/// The PGN grammar attaches such a mark to the move before it and sets
+/// [`Spelling::EP_MARK`]; [`MoveToken::parse`] itself reads the mark only
+/// when it is glued to the move (`exd6e.p.`).
+///
+/// # Examples
+/// ```
+/// use pgnkit::notation::is_ep_mark;
+///
+/// assert!(is_ep_mark(b"e.p."));
+/// assert!(!is_ep_mark(b"e.p.+"));
+/// ```
+pub fn is_ep_mark(token: &[u8]) -> bool {
+    matches!(token, b"e.p." | b"e.p" | b"ep")
+}
+
+/// The alphabet a piece letter belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Alphabet {
+    /// `N R Q P`, and `B` as a promotion (German has no promotion to `B`).
+    English,
+    /// `S L T D`.
+    German,
+    /// `K`, and `B` naming the piece that moves.
+    Shared,
+    /// `♔♕♖♗♘♙♚♛♜♝♞♟`.
+    Figurine,
+}
+
+/// The alphabets of the letters read so far in one token.
+#[derive(Debug, Clone, Copy, Default)]
+struct Alphabets {
+    english: bool,
+    german: bool,
+    shared: bool,
+    figurine: bool,
+}
+
+impl Alphabets {
+    /// Records a letter at `offset`, failing if it does not fit the others.
+    fn add(&mut self, alphabet: Alphabet, offset: usize) -> Result<(), ParseMoveTokenError> {
+        match alphabet {
+            Alphabet::English => self.english = true,
+            Alphabet::German => self.german = true,
+            Alphabet::Shared => self.shared = true,
+            Alphabet::Figurine => self.figurine = true,
+        }
+        let letters = self.english || self.german || self.shared;
+        if (self.english && self.german) || (self.figurine && letters) {
+            return Err(ParseMoveTokenError::MixedLetters { offset });
+        }
+        Ok(())
+    }
+
+    fn letters(self) -> Letters {
+        if self.figurine {
+            Letters::Figurine
+        } else if self.english {
+            Letters::English
+        } else if self.german {
+            Letters::German
+        } else if self.shared {
+            Letters::Either
+        } else {
+            Letters::None
+        }
+    }
+}
+
+/// How a promotion piece is introduced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PromotionStyle {
+    /// `e8=Q`.
+    Equals,
+    /// `e8(Q)`.
+    Parens,
+    /// `e8/Q`.
+    Slash,
+    /// `e8Q`, and UCI `e7e8q`.
+    Bare,
+}
+
+/// A promotion letter as read.
+enum PromotionLetter {
+    /// Not a letter at all: there is no bare promotion here.
+    Absent,
+    /// A letter (or figurine) of `len` bytes naming a role.
+    Role(Role, Alphabet, usize),
+    /// A letter that cannot be promoted to here.
+    Bad,
+}
+
+/// A cursor over one token.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// Consumes `byte` if it comes next.
+    #[inline]
+    fn eat(&mut self, byte: u8) -> bool {
+        let found = self.peek() == Some(byte);
+        self.pos += usize::from(found);
+        found
+    }
+
+    /// The error for a token that cannot go on at the cursor.
+    #[inline]
+    fn fail(&self) -> ParseMoveTokenError {
+        if self.pos >= self.bytes.len() {
+            ParseMoveTokenError::Incomplete
+        } else {
+            ParseMoveTokenError::Unexpected { offset: self.pos }
+        }
+    }
+
+    /// Succeeds if the whole token has been read.
+    #[inline]
+    fn finish(&self) -> Result<(), ParseMoveTokenError> {
+        if self.pos == self.bytes.len() {
+            Ok(())
+        } else {
+            Err(ParseMoveTokenError::Unexpected { offset: self.pos })
+        }
+    }
+
+    #[inline]
+    fn file(&mut self) -> Option<File> {
+        let file = File::from_char(char::from(self.peek()?))?;
+        self.pos += 1;
+        Some(file)
+    }
+
+    #[inline]
+    fn rank(&mut self) -> Option<Rank> {
+        let rank = Rank::from_char(char::from(self.peek()?))?;
+        self.pos += 1;
+        Some(rank)
+    }
+
+    /// The figurine at the cursor, if any, without consuming it. Figurines
+    /// are U+2654 to U+265F, three bytes `E2 99 94` to `E2 99 9F` in UTF-8.
+    #[inline]
+    fn figurine(&self) -> Option<Role> {
+        match self.bytes.get(self.pos..self.pos + 3)? {
+            &[0xE2, 0x99, last @ 0x94..=0x9F] => {
+                Role::from_figurine(char::from_u32(0x2640 + u32::from(last & 0x3F))?)
+            }
+            _ => None,
+        }
+    }
+
+    /// A null move spelled exactly `text`.
+    fn null(mut self, text: &[u8], notation: Notation) -> Result<MoveToken, ParseMoveTokenError> {
+        for &byte in text {
+            if !self.eat(byte) {
+                return Err(self.fail());
+            }
+        }
+        self.finish()?;
+        Ok(MoveToken {
+            kind: MoveKind::Null,
+            notation,
+            letters: Letters::None,
+            spelling: Spelling::STANDARD,
+            suffix: None,
+        })
+    }
+
+    /// `O-O` or `O-O-O`, written with `c` (`O` or `0`).
+    fn castle(mut self, c: u8) -> Result<MoveToken, ParseMoveTokenError> {
+        self.pos = 1;
+        if !(self.eat(b'-') && self.eat(c)) {
+            return Err(self.fail());
+        }
+        let side = if self.eat(b'-') {
+            if !self.eat(c) {
+                return Err(self.fail());
+            }
+            CastlingSide::QueenSide
+        } else {
+            CastlingSide::KingSide
+        };
+        let mut spelling = if c == b'0' {
+            Spelling::ZERO_CASTLING
+        } else {
+            Spelling::STANDARD
+        };
+        let suffix = self.suffix(&mut spelling);
+        self.finish()?;
+        Ok(MoveToken {
+            kind: MoveKind::Castle(side),
+            notation: Notation::San,
+            letters: Letters::None,
+            spelling,
+            suffix,
+        })
+    }
+
+    /// `+`, `++` or `#`, if present.
+    #[inline]
+    fn suffix(&mut self, spelling: &mut Spelling) -> Option<Suffix> {
+        if self.eat(b'#') {
+            Some(Suffix::Checkmate)
+        } else if self.eat(b'+') {
+            if self.eat(b'+') {
+                *spelling = spelling.with(Spelling::DOUBLE_PLUS);
+            }
+            Some(Suffix::Check)
+        } else {
+            None
+        }
+    }
+
+    /// The piece letter or figurine at the start of a normal move: `None`
+    /// for a move that starts with its file (a pawn, or any piece in UCI).
+    fn mover(&mut self) -> Result<Option<(Mover, Alphabet)>, ParseMoveTokenError> {
+        use Alphabet::{English, German, Shared};
+        let named = match self.peek() {
+            Some(b'a'..=b'h') => return Ok(None),
+            Some(b'N') => (Mover::Role(Role::Knight), English),
+            Some(b'R') => (Mover::Role(Role::Rook), English),
+            Some(b'Q') => (Mover::Role(Role::Queen), English),
+            Some(b'P') => (Mover::Role(Role::Pawn), English),
+            Some(b'S') => (Mover::Role(Role::Knight), German),
+            Some(b'L') => (Mover::Role(Role::Bishop), German),
+            Some(b'T') => (Mover::Role(Role::Rook), German),
+            Some(b'D') => (Mover::Role(Role::Queen), German),
+            Some(b'K') => (Mover::Role(Role::King), Shared),
+            Some(b'B') => (Mover::BishopOrPawn, Shared),
+            _ => match self.figurine() {
+                Some(role) => {
+                    self.pos += 3;
+                    return Ok(Some((Mover::Role(role), Alphabet::Figurine)));
+                }
+                None => return Err(self.fail()),
+            },
+        };
+        self.pos += 1;
+        Ok(Some(named))
+    }
+
+    /// The letter of a promotion piece at the cursor, not consumed.
+    /// Lower-case letters are UCI's and accepted only in UCI shape.
+    fn promotion_letter(&self, uci: bool) -> PromotionLetter {
+        use Alphabet::{English, German};
+        let (role, alphabet) = match self.peek() {
+            Some(b'Q') => (Role::Queen, English),
+            Some(b'R') => (Role::Rook, English),
+            Some(b'B') => (Role::Bishop, English),
+            Some(b'N') => (Role::Knight, English),
+            Some(b'D') => (Role::Queen, German),
+            Some(b'T') => (Role::Rook, German),
+            Some(b'L') => (Role::Bishop, German),
+            Some(b'S') => (Role::Knight, German),
+            Some(b'q') if uci => (Role::Queen, English),
+            Some(b'r') if uci => (Role::Rook, English),
+            Some(b'b') if uci => (Role::Bishop, English),
+            Some(b'n') if uci => (Role::Knight, English),
+            Some(b'K' | b'P' | b'q' | b'r' | b'b' | b'n' | b'k' | b'p') => {
+                return PromotionLetter::Bad;
+            }
+            _ => {
+                return match self.figurine() {
+                    Some(Role::King | Role::Pawn) => PromotionLetter::Bad,
+                    Some(role) => PromotionLetter::Role(role, Alphabet::Figurine, 3),
+                    None => PromotionLetter::Absent,
+                };
+            }
+        };
+        PromotionLetter::Role(role, alphabet, 1)
+    }
+
+    /// A promotion after the destination square, if any.
+    fn promotion(
+        &mut self,
+        uci: bool,
+        alphabets: &mut Alphabets,
+    ) -> Result<Option<(Role, PromotionStyle)>, ParseMoveTokenError> {
+        let style = if self.eat(b'=') {
+            PromotionStyle::Equals
+        } else if self.eat(b'(') {
+            PromotionStyle::Parens
+        } else if self.eat(b'/') {
+            PromotionStyle::Slash
+        } else {
+            PromotionStyle::Bare
+        };
+        let at = self.pos;
+        let role = match self.promotion_letter(uci) {
+            PromotionLetter::Role(role, alphabet, len) => {
+                alphabets.add(alphabet, at)?;
+                self.pos += len;
+                role
+            }
+            PromotionLetter::Absent if style == PromotionStyle::Bare => return Ok(None),
+            PromotionLetter::Absent if at >= self.bytes.len() => {
+                return Err(ParseMoveTokenError::Incomplete);
+            }
+            PromotionLetter::Absent | PromotionLetter::Bad => {
+                return Err(ParseMoveTokenError::BadPromotion { offset: at });
+            }
+        };
+        if style == PromotionStyle::Parens && !self.eat(b')') {
+            return Err(self.fail());
+        }
+        Ok(Some((role, style)))
+    }
+
+    /// `e.p.`, `e.p` or `ep` glued to the move, if present.
+    fn ep_mark(&mut self) -> Result<bool, ParseMoveTokenError> {
+        if !self.eat(b'e') {
+            return Ok(false);
+        }
+        let complete = if self.eat(b'.') {
+            let p = self.eat(b'p');
+            self.eat(b'.');
+            p
+        } else {
+            self.eat(b'p')
+        };
+        if complete { Ok(true) } else { Err(self.fail()) }
+    }
+
+    /// Every move that is not castling or a null move.
+    fn normal(mut self) -> Result<MoveToken, ParseMoveTokenError> {
+        let mut alphabets = Alphabets::default();
+        let mut spelling = Spelling::STANDARD;
+
+        let named = self.mover()?;
+        if let Some((_, alphabet)) = named {
+            alphabets.add(alphabet, 0)?;
+        }
+
+        // Origin (as much as written), separator, destination.
+        let mut from_file = self.file();
+        let mut from_rank = self.rank();
+        let separator_at = self.pos;
+        let separator = match self.peek() {
+            Some(b @ (b'x' | b':' | b'-')) => {
+                self.pos += 1;
+                Some(b)
+            }
+            _ => None,
+        };
+        let full_origin = from_file.is_some() && from_rank.is_some();
+        if separator == Some(b'-') && !full_origin {
+            // `-` belongs to long algebraic, which writes the whole origin.
+            return Err(ParseMoveTokenError::Unexpected {
+                offset: separator_at,
+            });
+        }
+        if named.is_none() && from_rank.is_none() && separator.is_none() {
+            // A pawn names its file only when it captures (`exd5`, not `ed5`).
+            return Err(self.fail());
+        }
+        let to = if separator.is_some() || matches!(self.peek(), Some(b'a'..=b'h')) {
+            let file = self.file().ok_or_else(|| self.fail())?;
+            let rank = self.rank().ok_or_else(|| self.fail())?;
+            Square::from_coords(file, rank)
+        } else {
+            match (from_file.take(), from_rank.take()) {
+                (Some(file), Some(rank)) => Square::from_coords(file, rank),
+                _ => return Err(self.fail()),
+            }
+        };
+        let capture = matches!(separator, Some(b'x' | b':'));
+        if separator == Some(b':') {
+            spelling = spelling.with(Spelling::COLON_CAPTURE);
+        }
+        let full_origin = from_file.is_some() && from_rank.is_some();
+        let uci = named.is_none() && separator.is_none() && full_origin;
+
+        let promotion_at = self.pos;
+        let promotion = self.promotion(uci, &mut alphabets)?;
+        let letters = alphabets.letters();
+        let mover = match named {
+            None => Mover::Unnamed,
+            Some((Mover::BishopOrPawn, _)) => match letters {
+                Letters::English => Mover::Role(Role::Bishop),
+                Letters::German => Mover::Role(Role::Pawn),
+                _ => Mover::BishopOrPawn,
+            },
+            Some((mover, _)) => mover,
+        };
+        if named.is_some() && mover == Mover::Role(Role::Pawn) {
+            spelling = spelling.with(Spelling::PAWN_LETTER);
+        }
+        if promotion.is_some() && matches!(mover, Mover::Role(role) if role != Role::Pawn) {
+            return Err(ParseMoveTokenError::BadPromotion {
+                offset: promotion_at,
+            });
+        }
+        if let Some((_, style)) = promotion {
+            spelling = spelling.with(match style {
+                PromotionStyle::Equals => Spelling::STANDARD,
+                PromotionStyle::Parens => Spelling::PROMOTION_PARENS,
+                PromotionStyle::Slash => Spelling::PROMOTION_SLASH,
+                PromotionStyle::Bare if uci => Spelling::STANDARD,
+                PromotionStyle::Bare => Spelling::PROMOTION_BARE,
+            });
+        }
+
+        let ep_at = self.pos;
+        if self.ep_mark()? {
+            let pawn = matches!(
+                mover,
+                Mover::Unnamed | Mover::BishopOrPawn | Mover::Role(Role::Pawn)
+            );
+            if !capture || promotion.is_some() || !pawn {
+                return Err(ParseMoveTokenError::Unexpected { offset: ep_at });
+            }
+            spelling = spelling.with(Spelling::EP_MARK);
+        }
+        let suffix = self.suffix(&mut spelling);
+        self.finish()?;
+
+        let notation = match promotion {
+            _ if !full_origin => Notation::San,
+            None | Some((_, PromotionStyle::Bare)) if uci => Notation::Uci,
+            _ => Notation::Long,
+        };
+        Ok(MoveToken {
+            kind: MoveKind::Normal {
+                mover,
+                from_file,
+                from_rank,
+                capture,
+                to,
+                promotion: promotion.map(|(role, _)| role),
+            },
+            notation,
+            letters,
+            spelling,
+            suffix,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Letters as L;
+    use Mover::{BishopOrPawn, Unnamed};
+    use Notation::{Long, San, Uci};
+    use ParseMoveTokenError::{BadPromotion, Empty, Incomplete, MixedLetters, Unexpected};
+    use Role::{Bishop, King, Knight, Pawn, Queen, Rook};
+
+    const STD: Spelling = Spelling::STANDARD;
+    const CHECK: Option<Suffix> = Some(Suffix::Check);
+    const MATE: Option<Suffix> = Some(Suffix::Checkmate);
+
+    fn role(role: Role) -> Mover {
+        Mover::Role(role)
+    }
+
+    fn sq(name: &str) -> Square {
+        name.parse().expect("square name")
+    }
+
+    /// A normal move; `from` is `""`, a file, a rank or a square.
+    fn normal(
+        mover: Mover,
+        from: &str,
+        capture: bool,
+        to: &str,
+        promotion: Option<Role>,
+    ) -> MoveKind {
+        let mut from_file = None;
+        let mut from_rank = None;
+        for c in from.chars() {
+            from_file = from_file.or(File::from_char(c));
+            from_rank = from_rank.or(Rank::from_char(c));
+        }
+        MoveKind::Normal {
+            mover,
+            from_file,
+            from_rank,
+            capture,
+            to: sq(to),
+            promotion,
+        }
+    }
+
+    fn token(
+        kind: MoveKind,
+        notation: Notation,
+        letters: Letters,
+        spelling: Spelling,
+        suffix: Option<Suffix>,
+    ) -> Result<MoveToken, ParseMoveTokenError> {
+        Ok(MoveToken {
+            kind,
+            notation,
+            letters,
+            spelling,
+            suffix,
+        })
+    }
+
+    fn castle(
+        side: CastlingSide,
+        spelling: Spelling,
+        suffix: Option<Suffix>,
+    ) -> Result<MoveToken, ParseMoveTokenError> {
+        token(MoveKind::Castle(side), San, L::None, spelling, suffix)
+    }
+
+    fn null(notation: Notation) -> Result<MoveToken, ParseMoveTokenError> {
+        token(MoveKind::Null, notation, L::None, STD, None)
+    }
+
+    fn unexpected(offset: usize) -> Result<MoveToken, ParseMoveTokenError> {
+        Err(Unexpected { offset })
+    }
+
+    #[test]
+    fn parses_every_spelling() {
+        use CastlingSide::{KingSide, QueenSide};
+        const ZERO: Spelling = Spelling::ZERO_CASTLING;
+        const BARE: Spelling = Spelling::PROMOTION_BARE;
+        const PARENS: Spelling = Spelling::PROMOTION_PARENS;
+        const SLASH: Spelling = Spelling::PROMOTION_SLASH;
+        const PAWN: Spelling = Spelling::PAWN_LETTER;
+        const EP: Spelling = Spelling::EP_MARK;
+        const PLUS2: Spelling = Spelling::DOUBLE_PLUS;
+        const COLON: Spelling = Spelling::COLON_CAPTURE;
+        let u = Unnamed;
+
+        #[rustfmt::skip]
+        let cases: Vec<(&str, Result<MoveToken, ParseMoveTokenError>)> = vec![
+            // SAN
+            ("e4", token(normal(u, "", false, "e4", None), San, L::None, STD, None)),
+            ("exd5", token(normal(u, "e", true, "d5", None), San, L::None, STD, None)),
+            ("bxc3", token(normal(u, "b", true, "c3", None), San, L::None, STD, None)),
+            ("Nf3", token(normal(role(Knight), "", false, "f3", None), San, L::English, STD, None)),
+            ("Nbd7", token(normal(role(Knight), "b", false, "d7", None), San, L::English, STD, None)),
+            ("R1a3", token(normal(role(Rook), "1", false, "a3", None), San, L::English, STD, None)),
+            ("Rxa3", token(normal(role(Rook), "", true, "a3", None), San, L::English, STD, None)),
+            ("R1xa3", token(normal(role(Rook), "1", true, "a3", None), San, L::English, STD, None)),
+            ("Qh4xe1", token(normal(role(Queen), "h4", true, "e1", None), Long, L::English, STD, None)),
+            ("Bb5", token(normal(BishopOrPawn, "", false, "b5", None), San, L::Either, STD, None)),
+            ("Kg1", token(normal(role(King), "", false, "g1", None), San, L::Either, STD, None)),
+            ("e8=Q", token(normal(u, "", false, "e8", Some(Queen)), San, L::English, STD, None)),
+            ("exd8=N", token(normal(u, "e", true, "d8", Some(Knight)), San, L::English, STD, None)),
+            ("a1=B", token(normal(u, "", false, "a1", Some(Bishop)), San, L::English, STD, None)),
+            ("gxh1=R#", token(normal(u, "g", true, "h1", Some(Rook)), San, L::English, STD, MATE)),
+            ("O-O", castle(KingSide, STD, None)),
+            ("O-O-O", castle(QueenSide, STD, None)),
+            ("O-O+", castle(KingSide, STD, CHECK)),
+            ("O-O-O#", castle(QueenSide, STD, MATE)),
+            ("Qh5#", token(normal(role(Queen), "", false, "h5", None), San, L::English, STD, MATE)),
+            ("Bb5+", token(normal(BishopOrPawn, "", false, "b5", None), San, L::Either, STD, CHECK)),
+            ("e4++", token(normal(u, "", false, "e4", None), San, L::None, PLUS2, CHECK)),
+            // Common variants
+            ("0-0", castle(KingSide, ZERO, None)),
+            ("0-0-0+", castle(QueenSide, ZERO, CHECK)),
+            ("0-0++", castle(KingSide, ZERO.with(PLUS2), CHECK)),
+            ("e:d5", token(normal(u, "e", true, "d5", None), San, L::None, COLON, None)),
+            ("N:f3", token(normal(role(Knight), "", true, "f3", None), San, L::English, COLON, None)),
+            ("e8Q", token(normal(u, "", false, "e8", Some(Queen)), San, L::English, BARE, None)),
+            ("e8(Q)", token(normal(u, "", false, "e8", Some(Queen)), San, L::English, PARENS, None)),
+            ("e8/Q", token(normal(u, "", false, "e8", Some(Queen)), San, L::English, SLASH, None)),
+            ("dxe8N+", token(normal(u, "d", true, "e8", Some(Knight)), San, L::English, BARE, CHECK)),
+            ("Pe4", token(normal(role(Pawn), "", false, "e4", None), San, L::English, PAWN, None)),
+            ("Pxd5", token(normal(role(Pawn), "", true, "d5", None), San, L::English, PAWN, None)),
+            ("exd6e.p.", token(normal(u, "e", true, "d6", None), San, L::None, EP, None)),
+            ("exd6ep", token(normal(u, "e", true, "d6", None), San, L::None, EP, None)),
+            ("exd6e.p", token(normal(u, "e", true, "d6", None), San, L::None, EP, None)),
+            ("exd6e.p.+", token(normal(u, "e", true, "d6", None), San, L::None, EP, CHECK)),
+            ("e5xd6ep", token(normal(u, "e5", true, "d6", None), Long, L::None, EP, None)),
+            // Long algebraic
+            ("e2-e4", token(normal(u, "e2", false, "e4", None), Long, L::None, STD, None)),
+            ("e2xe4", token(normal(u, "e2", true, "e4", None), Long, L::None, STD, None)),
+            ("e4xd5", token(normal(u, "e4", true, "d5", None), Long, L::None, STD, None)),
+            ("Ng1-f3", token(normal(role(Knight), "g1", false, "f3", None), Long, L::English, STD, None)),
+            ("Ng1xf3", token(normal(role(Knight), "g1", true, "f3", None), Long, L::English, STD, None)),
+            ("Ng1f3", token(normal(role(Knight), "g1", false, "f3", None), Long, L::English, STD, None)),
+            ("e7-e8=Q", token(normal(u, "e7", false, "e8", Some(Queen)), Long, L::English, STD, None)),
+            ("e7-e8Q", token(normal(u, "e7", false, "e8", Some(Queen)), Long, L::English, BARE, None)),
+            ("e7e8=Q", token(normal(u, "e7", false, "e8", Some(Queen)), Long, L::English, STD, None)),
+            ("e1-c1", token(normal(u, "e1", false, "c1", None), Long, L::None, STD, None)),
+            ("Pe2-e4+", token(normal(role(Pawn), "e2", false, "e4", None), Long, L::English, PAWN, CHECK)),
+            // UCI
+            ("e2e4", token(normal(u, "e2", false, "e4", None), Uci, L::None, STD, None)),
+            ("e7e8q", token(normal(u, "e7", false, "e8", Some(Queen)), Uci, L::English, STD, None)),
+            ("e7e8Q", token(normal(u, "e7", false, "e8", Some(Queen)), Uci, L::English, STD, None)),
+            ("b2a1n", token(normal(u, "b2", false, "a1", Some(Knight)), Uci, L::English, STD, None)),
+            ("a7a8b", token(normal(u, "a7", false, "a8", Some(Bishop)), Uci, L::English, STD, None)),
+            ("e1g1", token(normal(u, "e1", false, "g1", None), Uci, L::None, STD, None)),
+            ("e4e4", token(normal(u, "e4", false, "e4", None), Uci, L::None, STD, None)),
+            // German
+            ("Sf3", token(normal(role(Knight), "", false, "f3", None), San, L::German, STD, None)),
+            ("Lxb5", token(normal(role(Bishop), "", true, "b5", None), San, L::German, STD, None)),
+            ("Dd1-f3", token(normal(role(Queen), "d1", false, "f3", None), Long, L::German, STD, None)),
+            ("Tfe1", token(normal(role(Rook), "f", false, "e1", None), San, L::German, STD, None)),
+            ("b2-b1=D", token(normal(u, "b2", false, "b1", Some(Queen)), Long, L::German, STD, None)),
+            ("e8=S", token(normal(u, "", false, "e8", Some(Knight)), San, L::German, STD, None)),
+            ("e8L", token(normal(u, "", false, "e8", Some(Bishop)), San, L::German, BARE, None)),
+            ("Be2-e4", token(normal(BishopOrPawn, "e2", false, "e4", None), Long, L::Either, STD, None)),
+            ("Bb7-b8=D", token(normal(role(Pawn), "b7", false, "b8", Some(Queen)), Long, L::German, PAWN, None)),
+            ("Bb7-b8=T+", token(normal(role(Pawn), "b7", false, "b8", Some(Rook)), Long, L::German, PAWN, CHECK)),
+            ("Kxg1", token(normal(role(King), "", true, "g1", None), San, L::Either, STD, None)),
+            // Figurines
+            ("♘f3", token(normal(role(Knight), "", false, "f3", None), San, L::Figurine, STD, None)),
+            ("♞xf6+", token(normal(role(Knight), "", true, "f6", None), San, L::Figurine, STD, CHECK)),
+            ("♗b5", token(normal(role(Bishop), "", false, "b5", None), San, L::Figurine, STD, None)),
+            ("♔e2", token(normal(role(King), "", false, "e2", None), San, L::Figurine, STD, None)),
+            ("♛d1-h5", token(normal(role(Queen), "d1", false, "h5", None), Long, L::Figurine, STD, None)),
+            ("♙e4", token(normal(role(Pawn), "", false, "e4", None), San, L::Figurine, PAWN, None)),
+            ("e8=♕", token(normal(u, "", false, "e8", Some(Queen)), San, L::Figurine, STD, None)),
+            ("e1♜", token(normal(u, "", false, "e1", Some(Rook)), San, L::Figurine, BARE, None)),
+            // Null moves
+            ("--", null(San)),
+            ("Z0", null(San)),
+            ("0000", null(Uci)),
+            ("@@@@", null(Uci)),
+            // Errors
+            ("", Err(Empty)),
+            ("nf3", unexpected(0)),
+            ("Nf3zzz", unexpected(3)),
+            ("e9", unexpected(1)),
+            ("i4", unexpected(0)),
+            ("Kx", Err(Incomplete)),
+            ("N", Err(Incomplete)),
+            ("Nf", Err(Incomplete)),
+            ("e", Err(Incomplete)),
+            ("e4d", Err(Incomplete)),
+            ("e8=", Err(Incomplete)),
+            ("e8(Q", Err(Incomplete)),
+            ("e8(Q]", unexpected(4)),
+            ("e8=K", Err(BadPromotion { offset: 3 })),
+            ("e8=P", Err(BadPromotion { offset: 3 })),
+            ("e8=X", Err(BadPromotion { offset: 3 })),
+            ("e8=♔", Err(BadPromotion { offset: 3 })),
+            ("e8=q", Err(BadPromotion { offset: 3 })),
+            ("e8q", Err(BadPromotion { offset: 2 })),
+            ("e7e8k", Err(BadPromotion { offset: 4 })),
+            ("Nb8=Q", Err(BadPromotion { offset: 3 })),
+            ("Bb7-b8=Q", Err(BadPromotion { offset: 6 })),
+            ("Sb7-b8=Q", Err(MixedLetters { offset: 7 })),
+            ("Pe8=D", Err(MixedLetters { offset: 4 })),
+            ("♘e8=Q", Err(MixedLetters { offset: 6 })),
+            ("O-O-O-O", unexpected(5)),
+            ("0-0-0-0", unexpected(5)),
+            ("O-0", unexpected(2)),
+            ("0-O", unexpected(2)),
+            ("O-O-", Err(Incomplete)),
+            ("OO", unexpected(1)),
+            ("O-O-x", unexpected(4)),
+            ("x", unexpected(0)),
+            ("xd5", unexpected(0)),
+            ("Nf3+#", unexpected(4)),
+            ("e4+++", unexpected(4)),
+            ("e4#+", unexpected(3)),
+            ("e4!", unexpected(2)),
+            ("N-f3", unexpected(1)),
+            ("Ng-f3", unexpected(2)),
+            ("e-e4", unexpected(1)),
+            ("ed5", unexpected(1)),
+            ("4e", unexpected(0)),
+            ("E4", unexpected(0)),
+            ("Xe4", unexpected(0)),
+            ("d6ep", unexpected(3)),
+            ("Nxd6ep", unexpected(4)),
+            ("exd8=Qep", unexpected(6)),
+            ("exd6+e.p.", unexpected(5)),
+            ("exd6e", Err(Incomplete)),
+            ("exd6e.x", unexpected(6)),
+            ("--+", unexpected(2)),
+            ("Z0+", unexpected(2)),
+            ("000", Err(Incomplete)),
+            ("00000", unexpected(4)),
+            ("@@@", Err(Incomplete)),
+            ("e4 ", unexpected(2)),
+            ("\u{2654}", Err(Incomplete)),
+            ("\u{2600}e4", unexpected(0)),
+            ("é4", unexpected(0)),
+        ];
+        assert!(cases.len() >= 60);
+        for (text, expected) in cases {
+            assert_eq!(MoveToken::parse(text.as_bytes()), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn ep_marks() {
+        for (token, is_mark) in [
+            ("e.p.", true),
+            ("e.p", true),
+            ("ep", true),
+            ("e.p.+", false),
+            ("ep.", false),
+            ("E.P.", false),
+            ("", false),
+        ] {
+            assert_eq!(is_ep_mark(token.as_bytes()), is_mark, "{token:?}");
+        }
+    }
+
+    /// The alphabets a round trip writes pieces in.
+    #[derive(Debug, Clone, Copy)]
+    enum Script {
+        English,
+        German,
+        Figurine,
+    }
+
+    impl Script {
+        fn letter(self, role: Role) -> String {
+            match self {
+                Script::English => role.upper_char().to_string(),
+                Script::German => role.german_char().to_string(),
+                Script::Figurine => role.figurine().to_string(),
+            }
+        }
+
+        /// The letters classification of a token whose only letters are
+        /// `role` written in this script.
+        fn letters(self, role: Role) -> Letters {
+            match (self, role) {
+                (Script::Figurine, _) => L::Figurine,
+                (_, King) | (Script::English, Bishop) | (Script::German, Pawn) => L::Either,
+                (Script::English, _) => L::English,
+                (Script::German, _) => L::German,
+            }
+        }
+
+        /// The mover of a token naming `role` in this script, no other letter.
+        fn mover(self, role: Role) -> Mover {
+            match (self, role) {
+                (Script::English, Bishop) | (Script::German, Pawn) => BishopOrPawn,
+                _ => Mover::Role(role),
+            }
+        }
+    }
+
+    const SCRIPTS: [Script; 3] = [Script::English, Script::German, Script::Figurine];
+    const SUFFIXES: [(&str, Option<Suffix>, Spelling); 4] = [
+        ("", None, STD),
+        ("+", CHECK, STD),
+        ("#", MATE, STD),
+        ("++", CHECK, Spelling::DOUBLE_PLUS),
+    ];
+
+    /// Writes every origin/destination pair for every role in SAN, long
+    /// algebraic, UCI, German and figurines, and parses it back.
+    #[test]
+    fn round_trip() {
+        let mut count = 0usize;
+        let mut check = |text: String, kind: MoveKind, notation, letters, spelling: Spelling| {
+            let (mark, suffix, extra) = SUFFIXES[count % SUFFIXES.len()];
+            let text = text + mark;
+            let expected = MoveToken {
+                kind,
+                notation,
+                letters,
+                spelling: spelling.with(extra),
+                suffix,
+            };
+            assert_eq!(MoveToken::parse(text.as_bytes()), Ok(expected), "{text:?}");
+            count += 1;
+        };
+        for from in Square::all() {
+            for to in Square::all() {
+                let (ff, fr) = (from.file(), from.rank());
+                let kind = |mover, from_file, from_rank, capture, promotion| MoveKind::Normal {
+                    mover,
+                    from_file,
+                    from_rank,
+                    capture,
+                    to,
+                    promotion,
+                };
+                for script in SCRIPTS {
+                    for r in Role::ALL {
+                        let m = script.letter(r);
+                        let mover = script.mover(r);
+                        let letters = script.letters(r);
+                        let pawn = if mover == Mover::Role(Pawn) {
+                            Spelling::PAWN_LETTER
+                        } else {
+                            STD
+                        };
+                        let forms = [
+                            (format!("{m}{to}"), None, None, false, San),
+                            (format!("{m}{ff}{to}"), Some(ff), None, false, San),
+                            (format!("{m}{fr}x{to}"), None, Some(fr), true, San),
+                            (format!("{m}{from}-{to}"), Some(ff), Some(fr), false, Long),
+                            (format!("{m}{from}x{to}"), Some(ff), Some(fr), true, Long),
+                            (format!("{m}{from}{to}"), Some(ff), Some(fr), false, Long),
+                        ];
+                        for (text, f, r, capture, notation) in forms {
+                            check(
+                                text,
+                                kind(mover, f, r, capture, None),
+                                notation,
+                                letters,
+                                pawn,
+                            );
+                        }
+                    }
+                    // Pawn moves without a letter, with every promotion.
+                    for promotion in Role::PROMOTIONS {
+                        let p = script.letter(promotion);
+                        let letters = match script {
+                            Script::English => L::English,
+                            Script::German => L::German,
+                            Script::Figurine => L::Figurine,
+                        };
+                        let bare = Spelling::PROMOTION_BARE;
+                        let some = Some(promotion);
+                        let forms = [
+                            (format!("{to}={p}"), None, None, false, San, STD),
+                            (format!("{to}{p}"), None, None, false, San, bare),
+                            (
+                                format!("{to}({p})"),
+                                None,
+                                None,
+                                false,
+                                San,
+                                Spelling::PROMOTION_PARENS,
+                            ),
+                            (
+                                format!("{to}/{p}"),
+                                None,
+                                None,
+                                false,
+                                San,
+                                Spelling::PROMOTION_SLASH,
+                            ),
+                            (format!("{ff}x{to}={p}"), Some(ff), None, true, San, STD),
+                            (
+                                format!("{from}-{to}={p}"),
+                                Some(ff),
+                                Some(fr),
+                                false,
+                                Long,
+                                STD,
+                            ),
+                            (
+                                format!("{from}x{to}{p}"),
+                                Some(ff),
+                                Some(fr),
+                                true,
+                                Long,
+                                bare,
+                            ),
+                            (
+                                format!("{from}{to}{p}"),
+                                Some(ff),
+                                Some(fr),
+                                false,
+                                Uci,
+                                STD,
+                            ),
+                        ];
+                        for (text, f, r, capture, notation, spelling) in forms {
+                            check(
+                                text,
+                                kind(Unnamed, f, r, capture, some),
+                                notation,
+                                letters,
+                                spelling,
+                            );
+                        }
+                        if let Script::English = script {
+                            let p = promotion.char();
+                            check(
+                                format!("{from}{to}{p}"),
+                                kind(Unnamed, Some(ff), Some(fr), false, some),
+                                Uci,
+                                letters,
+                                STD,
+                            );
+                        }
+                    }
+                    // A named pawn that promotes: `B` is settled by a German
+                    // promotion letter.
+                    let m = script.letter(Pawn);
+                    let p = script.letter(Queen);
+                    let letters = match script {
+                        Script::Figurine => L::Figurine,
+                        Script::English => L::English,
+                        Script::German => L::German,
+                    };
+                    let pawn = Spelling::PAWN_LETTER;
+                    check(
+                        format!("{m}{from}-{to}={p}"),
+                        kind(role(Pawn), Some(ff), Some(fr), false, Some(Queen)),
+                        Long,
+                        letters,
+                        pawn,
+                    );
+                }
+                check(
+                    format!("{from}{to}"),
+                    kind(Unnamed, Some(ff), Some(fr), false, None),
+                    Uci,
+                    L::None,
+                    STD,
+                );
+                check(
+                    format!("{from}-{to}"),
+                    kind(Unnamed, Some(ff), Some(fr), false, None),
+                    Long,
+                    L::None,
+                    STD,
+                );
+                check(
+                    format!("{from}x{to}"),
+                    kind(Unnamed, Some(ff), Some(fr), true, None),
+                    Long,
+                    L::None,
+                    STD,
+                );
+                check(
+                    format!("{from}:{to}"),
+                    kind(Unnamed, Some(ff), Some(fr), true, None),
+                    Long,
+                    L::None,
+                    Spelling::COLON_CAPTURE,
+                );
+                check(
+                    format!("{ff}x{to}"),
+                    kind(Unnamed, Some(ff), None, true, None),
+                    San,
+                    L::None,
+                    STD,
+                );
+                check(
+                    format!("{ff}x{to}e.p."),
+                    kind(Unnamed, Some(ff), None, true, None),
+                    San,
+                    L::None,
+                    Spelling::EP_MARK,
+                );
+            }
+            check(
+                format!("{from}"),
+                normal(Unnamed, "", false, &from.to_string(), None),
+                San,
+                L::None,
+                STD,
+            );
+        }
+        assert!(count > 500_000, "{count}");
     }
 }

@@ -16,6 +16,7 @@ use nom::{
     multi::many0_count,
 };
 
+use crate::notation::is_ep_mark;
 use crate::pgn::error::ParsePgnErrorKind;
 use crate::pgn::span::Span;
 
@@ -310,11 +311,6 @@ fn plain_move_number(input: &[u8]) -> Option<(usize, u32)> {
         .iter()
         .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
     Some((digits + dots, n))
-}
-
-/// Whether a token is a separate en-passant mark.
-pub(crate) fn is_ep_mark(token: &[u8]) -> bool {
-    matches!(token, b"e.p." | b"ep" | b"e.p")
 }
 
 /// Leading whitespace: skipped between tokens.

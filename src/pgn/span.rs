@@ -46,7 +46,7 @@ impl Span {
     /// ```
     /// use pgnkit::pgn::Span;
     /// let text = b"[Event \"x\"]\r\n\r\n1. e4 *";
-    /// assert_eq!(Span::new(19, 21).line_col(text, 1), (3, 4));
+    /// assert_eq!(Span::new(18, 20).line_col(text, 1), (3, 4));
     /// ```
     pub fn line_col(self, source: &[u8], first_line: u64) -> (u64, u64) {
         let before = source.get(..self.start).unwrap_or(source);

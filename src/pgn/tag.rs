@@ -87,7 +87,7 @@ pub fn escape(value: &[u8]) -> Cow<'_, [u8]> {
 
 /// Decodes bytes as text: the one place the PGN layer turns bytes into text.
 pub(crate) fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
+    crate::encoding::decode(bytes)
 }
 
 #[cfg(test)]

@@ -1,0 +1,535 @@
+//! Streaming input: a file or stdin, plain or compressed, read with bounded
+//! memory whatever its size.
+//!
+//! [`open`] detects compression by the first bytes of the stream, never by
+//! the file name: zstd (`28 B5 2F FD`), gzip (`1F 8B`) and bzip2 (`BZh`);
+//! anything else is read as it is. Concatenated streams (several zstd frames,
+//! gzip members or bzip2 streams in one file) are read to the end.
+//!
+//! Decompression streams through fixed buffers, so memory stays flat even
+//! for an archive that expands a thousandfold. The one allocation that a
+//! file controls is zstd's window: a frame may ask for up to 2 GiB
+//! (`window_log` 31). [`ZSTD_WINDOW_LOG_MAX`] caps it at 128 MiB, what
+//! `zstd --long` writes; a frame that needs more is an error, not an
+//! allocation.
+//!
+//! A compressed stream that ends early is an error
+//! ([`io::ErrorKind::UnexpectedEof`]), never a silently short read. Every
+//! error from an [`Input`] names its path: it is an [`io::Error`] whose inner
+//! error is an [`InputError`].
+//!
+//! [`Input`] is `Read + Send`, so a reader thread can own it while another
+//! thread shows progress through [`Input::bytes_read`] and
+//! [`Input::total_len`].
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bzip2::read::MultiBzDecoder;
+use flate2::read::MultiGzDecoder;
+
+/// The largest zstd window accepted, as a power of two: 2^27 bytes =
+/// 128 MiB, the window `zstd --long` uses. zstd itself allows up to 31
+/// (2 GiB), which would let one file make a reader allocate that much.
+pub const ZSTD_WINDOW_LOG_MAX: u32 = 27;
+
+/// How an input is compressed, as told by its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Compression {
+    /// Not compressed (or in a format pgnkit does not know).
+    None,
+    /// Zstandard (`28 B5 2F FD`).
+    Zstd,
+    /// gzip (`1F 8B`).
+    Gzip,
+    /// bzip2 (`BZh`).
+    Bzip2,
+}
+
+impl Compression {
+    /// The compression whose magic number `prefix` starts with. Up to four
+    /// bytes are looked at; a shorter prefix can only be [`None`].
+    ///
+    /// [`None`]: Compression::None
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::input::Compression;
+    ///
+    /// assert_eq!(Compression::detect(b"\x28\xB5\x2F\xFD\x04"), Compression::Zstd);
+    /// assert_eq!(Compression::detect(b"BZh9"), Compression::Bzip2);
+    /// assert_eq!(Compression::detect(b"[Event"), Compression::None);
+    /// ```
+    pub fn detect(prefix: &[u8]) -> Compression {
+        match prefix {
+            [0x28, 0xB5, 0x2F, 0xFD, ..] => Compression::Zstd,
+            [0x1F, 0x8B, ..] => Compression::Gzip,
+            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            _ => Compression::None,
+        }
+    }
+}
+
+impl fmt::Display for Compression {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Compression::None => "plain",
+            Compression::Zstd => "zstd",
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+        })
+    }
+}
+
+/// An I/O or decompression error of one input, with its path; the inner
+/// error of every [`io::Error`] that [`open`] and [`Input`] return.
+///
+/// Its message is `path: reason` (`path (zstd): reason` for a compressed
+/// input), complete on its own, so the inner error is not repeated as a
+/// [`source`](std::error::Error::source); [`InputError::io_error`] gives it.
+///
+/// # Examples
+/// ```
+/// use std::path::Path;
+/// use pgnkit::input::{self, InputError};
+///
+/// let Err(err) = input::open(Path::new("no/such/file.pgn")) else { panic!() };
+/// assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+/// let inner = err.get_ref().and_then(|e| e.downcast_ref::<InputError>()).unwrap();
+/// assert_eq!(inner.path(), Path::new("no/such/file.pgn"));
+/// assert!(err.to_string().starts_with("no/such/file.pgn: "));
+/// ```
+#[derive(Debug)]
+pub struct InputError {
+    path: PathBuf,
+    compression: Compression,
+    error: io::Error,
+}
+
+impl InputError {
+    /// The path of the input (`-` for stdin).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The compression detected, [`Compression::None`] if the error came
+    /// before detection.
+    pub fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// The underlying error.
+    pub fn io_error(&self) -> &io::Error {
+        &self.error
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.compression {
+            Compression::None => write!(f, "{}: {}", self.path.display(), self.error),
+            c => write!(f, "{} ({c}): {}", self.path.display(), self.error),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Wraps `error` so that it names `path`; the kind stays the same.
+fn with_path(path: &Path, compression: Compression, error: io::Error) -> io::Error {
+    io::Error::new(
+        error.kind(),
+        InputError {
+            path: path.to_path_buf(),
+            compression,
+            error,
+        },
+    )
+}
+
+/// A shared count of the bytes read from an input's file or stdin (before
+/// decompression), for progress reports from another thread.
+#[derive(Debug, Clone, Default)]
+pub struct BytesRead(Arc<AtomicU64>);
+
+impl BytesRead {
+    /// The bytes read so far.
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// A reader that counts the bytes it hands out.
+struct Counted<R> {
+    inner: R,
+    count: BytesRead,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.0.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The raw bytes: the magic-number prefix already read, then the rest.
+type Source = io::Chain<io::Cursor<Vec<u8>>, Counted<Box<dyn Read + Send>>>;
+
+/// The decoder for each compression.
+enum Decoder {
+    Plain(Source),
+    Zstd(zstd::stream::read::Decoder<'static, io::BufReader<Source>>),
+    Gzip(MultiGzDecoder<Source>),
+    Bzip2(MultiBzDecoder<Source>),
+}
+
+/// An open input: decompressed bytes of a file or stdin.
+///
+/// Reading is unbuffered apart from what decompression needs; read in large
+/// blocks (the PGN reader does).
+pub struct Input {
+    path: PathBuf,
+    compression: Compression,
+    total_len: Option<u64>,
+    bytes_read: BytesRead,
+    decoder: Decoder,
+}
+
+impl fmt::Debug for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Input")
+            .field("path", &self.path)
+            .field("compression", &self.compression)
+            .field("total_len", &self.total_len)
+            .field("bytes_read", &self.bytes_read.get())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens `path` for reading (`-` is stdin), detecting its compression.
+///
+/// # Errors
+/// When the file cannot be opened or its first bytes cannot be read; the
+/// error names the path (see [`InputError`]).
+///
+/// # Examples
+/// ```no_run
+/// use std::io::Read;
+/// use std::path::Path;
+///
+/// let mut input = pgnkit::input::open(Path::new("games.pgn.zst"))?;
+/// let progress = input.bytes_read();
+/// let mut text = Vec::new();
+/// input.read_to_end(&mut text)?;
+/// assert_eq!(Some(progress.get()), input.total_len());
+/// # Ok::<_, std::io::Error>(())
+/// ```
+pub fn open(path: &Path) -> io::Result<Input> {
+    if path == Path::new("-") {
+        return Input::from_reader(path, io::stdin(), None);
+    }
+    let file = File::open(path).map_err(|e| with_path(path, Compression::None, e))?;
+    let total_len = file
+        .metadata()
+        .ok()
+        .filter(|meta| meta.is_file())
+        .map(|meta| meta.len());
+    Input::from_reader(path, file, total_len)
+}
+
+impl Input {
+    /// Wraps any reader, detecting its compression; `path` names it in
+    /// errors and `total_len` is its size, if known.
+    ///
+    /// # Errors
+    /// When the first bytes cannot be read; the error names `path`.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::io::Read;
+    /// use pgnkit::input::{Compression, Input};
+    ///
+    /// let mut input = Input::from_reader("games.pgn", &b"1. e4 *"[..], Some(7))?;
+    /// assert_eq!(input.compression(), Compression::None);
+    /// let mut text = String::new();
+    /// input.read_to_string(&mut text)?;
+    /// assert_eq!(text, "1. e4 *");
+    /// assert_eq!(input.bytes_read().get(), 7);
+    /// # Ok::<_, std::io::Error>(())
+    /// ```
+    pub fn from_reader(
+        path: impl AsRef<Path>,
+        reader: impl Read + Send + 'static,
+        total_len: Option<u64>,
+    ) -> io::Result<Input> {
+        let path = path.as_ref().to_path_buf();
+        let bytes_read = BytesRead::default();
+        let mut raw = Counted {
+            inner: Box::new(reader) as Box<dyn Read + Send>,
+            count: bytes_read.clone(),
+        };
+        let prefix =
+            read_prefix(&mut raw, 4).map_err(|e| with_path(&path, Compression::None, e))?;
+        let compression = Compression::detect(&prefix);
+        let source = io::Cursor::new(prefix).chain(raw);
+        let decoder = match compression {
+            Compression::None => Decoder::Plain(source),
+            Compression::Zstd => {
+                let wrap = |e| with_path(&path, compression, e);
+                let mut decoder = zstd::stream::read::Decoder::new(source).map_err(wrap)?;
+                decoder.window_log_max(ZSTD_WINDOW_LOG_MAX).map_err(wrap)?;
+                Decoder::Zstd(decoder)
+            }
+            Compression::Gzip => Decoder::Gzip(MultiGzDecoder::new(source)),
+            Compression::Bzip2 => Decoder::Bzip2(MultiBzDecoder::new(source)),
+        };
+        Ok(Input {
+            path,
+            compression,
+            total_len,
+            bytes_read,
+            decoder,
+        })
+    }
+
+    /// The path this input was opened with (`-` for stdin).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The compression detected.
+    pub fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// The size of the file in bytes (compressed, if it is), for a progress
+    /// bar against [`Input::bytes_read`]; `None` for stdin and other
+    /// streams of unknown length.
+    pub fn total_len(&self) -> Option<u64> {
+        self.total_len
+    }
+
+    /// A handle on the count of bytes read so far from the file or stdin
+    /// (compressed bytes, if it is compressed). Clone it into a progress
+    /// thread; it keeps counting while this input is read.
+    pub fn bytes_read(&self) -> BytesRead {
+        self.bytes_read.clone()
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let result = match &mut self.decoder {
+            Decoder::Plain(r) => r.read(buf),
+            Decoder::Zstd(r) => r.read(buf),
+            Decoder::Gzip(r) => r.read(buf),
+            Decoder::Bzip2(r) => r.read(buf),
+        };
+        result.map_err(|e| match e.kind() {
+            // Retried by callers as it is; no need to wrap.
+            io::ErrorKind::Interrupted => e,
+            _ => with_path(&self.path, self.compression, e),
+        })
+    }
+}
+
+/// Reads up to `len` bytes, fewer only at the end of the stream.
+fn read_prefix(reader: &mut impl Read, len: usize) -> io::Result<Vec<u8>> {
+    let mut prefix = Vec::with_capacity(len);
+    reader.take(len as u64).read_to_end(&mut prefix)?;
+    Ok(prefix)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    const TEXT: &[u8] = b"[Event \"Test\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n";
+
+    fn compress(compression: Compression, data: &[u8]) -> Vec<u8> {
+        match compression {
+            Compression::None => data.to_vec(),
+            Compression::Zstd => zstd::encode_all(data, 3).expect("zstd"),
+            Compression::Gzip => {
+                let mut encoder =
+                    flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+                encoder.write_all(data).expect("gzip");
+                encoder.finish().expect("gzip")
+            }
+            Compression::Bzip2 => {
+                let mut encoder =
+                    bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+                encoder.write_all(data).expect("bzip2");
+                encoder.finish().expect("bzip2")
+            }
+        }
+    }
+
+    fn read_all(bytes: Vec<u8>) -> (Compression, io::Result<Vec<u8>>) {
+        let len = bytes.len() as u64;
+        let mut input =
+            Input::from_reader("test.pgn", io::Cursor::new(bytes), Some(len)).expect("open");
+        let mut out = Vec::new();
+        let result = input.read_to_end(&mut out).map(|_| out);
+        if result.is_ok() {
+            assert_eq!(input.bytes_read().get(), len);
+        }
+        (input.compression(), result)
+    }
+
+    const FORMATS: [Compression; 4] = [
+        Compression::None,
+        Compression::Zstd,
+        Compression::Gzip,
+        Compression::Bzip2,
+    ];
+
+    #[test]
+    fn round_trips() {
+        let big: Vec<u8> = TEXT.iter().copied().cycle().take(1 << 20).collect();
+        for compression in FORMATS {
+            for data in [&b""[..], b"1", TEXT, &big] {
+                if data.is_empty() && compression == Compression::None {
+                    continue;
+                }
+                let (detected, result) = read_all(compress(compression, data));
+                assert_eq!(detected, compression);
+                assert_eq!(result.expect("read"), data, "{compression}");
+            }
+        }
+    }
+
+    #[test]
+    fn reads_concatenated_streams() {
+        for compression in FORMATS {
+            let mut bytes = compress(compression, TEXT);
+            bytes.extend(compress(compression, TEXT));
+            let (_, result) = read_all(bytes);
+            assert_eq!(
+                result.expect("read"),
+                [TEXT, TEXT].concat(),
+                "{compression}"
+            );
+        }
+    }
+
+    #[test]
+    fn truncated_streams_are_errors() {
+        let data: Vec<u8> = TEXT.iter().copied().cycle().take(100_000).collect();
+        for compression in [Compression::Zstd, Compression::Gzip, Compression::Bzip2] {
+            let full = compress(compression, &data);
+            for cut in [full.len() - 1, full.len() / 2, 10] {
+                let (_, result) = read_all(full[..cut].to_vec());
+                let err = result.expect_err(&format!("{compression} cut at {cut}"));
+                let inner = err
+                    .get_ref()
+                    .and_then(|e| e.downcast_ref::<InputError>())
+                    .expect("InputError");
+                assert_eq!(inner.path(), Path::new("test.pgn"));
+                assert_eq!(inner.compression(), compression);
+                assert!(
+                    err.to_string()
+                        .starts_with(&format!("test.pgn ({compression}): ")),
+                    "{err}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn detects_by_magic_only() {
+        let cases: &[(&[u8], Compression)] = &[
+            (b"", Compression::None),
+            (b"\x28\xB5\x2F", Compression::None),
+            (b"\x28\xB5\x2F\xFD", Compression::Zstd),
+            (b"\x1F\x8B", Compression::Gzip),
+            (b"\x1F", Compression::None),
+            (b"BZh91AY", Compression::Bzip2),
+            (b"BZ", Compression::None),
+            (b"Bb5", Compression::None),
+            (b"\xEF\xBB\xBF[Event", Compression::None),
+        ];
+        for &(prefix, expected) in cases {
+            assert_eq!(Compression::detect(prefix), expected, "{prefix:?}");
+        }
+    }
+
+    /// A reader that hands out one byte per call, as a slow pipe may.
+    struct Trickle(io::Cursor<Vec<u8>>);
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let end = buf.len().min(1);
+            self.0.read(&mut buf[..end])
+        }
+    }
+
+    #[test]
+    fn detects_through_short_reads() {
+        let bytes = compress(Compression::Zstd, TEXT);
+        let mut input =
+            Input::from_reader("-", Trickle(io::Cursor::new(bytes)), None).expect("open");
+        assert_eq!(input.compression(), Compression::Zstd);
+        let mut out = Vec::new();
+        input.read_to_end(&mut out).expect("read");
+        assert_eq!(out, TEXT);
+    }
+
+    #[test]
+    fn garbage_after_magic_is_an_error() {
+        for bytes in [
+            &b"\x28\xB5\x2F\xFDgarbage"[..],
+            b"\x1F\x8Bgarbage",
+            b"BZhgarbage",
+        ] {
+            let (_, result) = read_all(bytes.to_vec());
+            assert!(result.is_err(), "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn zstd_window_is_capped() {
+        // A frame whose header asks for a 2^28-byte window (long mode).
+        let data = vec![b'e'; 1000];
+        let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 1).expect("encoder");
+        encoder.long_distance_matching(true).expect("ldm");
+        encoder.window_log(28).expect("window");
+        encoder.write_all(&data).expect("write");
+        let bytes = encoder.finish().expect("finish");
+        let (_, result) = read_all(bytes);
+        let err = result.expect_err("window over the cap");
+        assert!(err.to_string().contains("memory"), "{err}");
+
+        // The same data with a window at the cap reads fine.
+        let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 1).expect("encoder");
+        encoder.window_log(ZSTD_WINDOW_LOG_MAX).expect("window");
+        encoder.write_all(&data).expect("write");
+        let (_, result) = read_all(encoder.finish().expect("finish"));
+        assert_eq!(result.expect("read"), data);
+    }
+
+    #[test]
+    fn open_names_the_path() {
+        let err = open(Path::new("/nonexistent/games.pgn")).expect_err("missing");
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+        assert!(
+            err.to_string().starts_with("/nonexistent/games.pgn: "),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn input_is_send() {
+        fn send<T: Send>() {}
+        send::<Input>();
+        send::<BytesRead>();
+    }
+}

@@ -1,0 +1,236 @@
+//! The ordered parallel pipeline every subcommand runs on.
+//!
+//! One thread (the caller's) pulls work items from a source — typically
+//! batches of framed game texts — and hands them to a rayon pool; results come
+//! back tagged with their sequence number and go to the sink strictly in input
+//! order. At most `in_flight` items exist at once (queued, being processed or
+//! waiting for their turn to be written), so memory is bounded by the batch
+//! size times `in_flight`, independent of the input's size.
+//!
+//! With one job everything runs on the caller's thread, in order, with no
+//! pool at all: `--jobs 1` is exactly sequential.
+
+use std::collections::BTreeMap;
+use std::sync::mpsc;
+
+/// How many workers, and how far reading may run ahead of writing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pipeline {
+    jobs: usize,
+    in_flight: usize,
+}
+
+/// Errors of the pipeline itself (the work's and sink's own errors pass
+/// through unchanged).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PipelineError {
+    /// The worker pool could not be started.
+    #[error("cannot start {jobs} worker threads: {source}")]
+    Pool {
+        /// The requested number of workers.
+        jobs: usize,
+        /// Why rayon refused.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// A worker died (a panic in the work function); its item is lost.
+    #[error("a worker thread stopped unexpectedly")]
+    WorkerLost,
+}
+
+impl Pipeline {
+    /// A pipeline with `jobs` workers (0 = one per core) and a read-ahead of
+    /// four items per worker.
+    pub fn new(jobs: usize) -> Pipeline {
+        let jobs = if jobs == 0 {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        } else {
+            jobs
+        };
+        Pipeline {
+            jobs,
+            in_flight: 4 * jobs,
+        }
+    }
+
+    /// The number of workers.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    /// Sets how many items may be in flight at once (at least one).
+    #[must_use]
+    pub fn with_in_flight(self, in_flight: usize) -> Pipeline {
+        Pipeline {
+            in_flight: in_flight.max(1),
+            ..self
+        }
+    }
+
+    /// Runs `work` on every item of `source` and passes the results to
+    /// `sink` in the order of the items.
+    ///
+    /// Stops at the first error of `source` or `sink`; items already handed
+    /// to workers are finished and dropped.
+    ///
+    /// # Errors
+    /// The first error of `source` or `sink`, or a [`PipelineError`]
+    /// converted into `E`.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pipeline::{Pipeline, PipelineError};
+    ///
+    /// let mut out = Vec::new();
+    /// let items = (1..=100u64).map(Ok::<u64, PipelineError>);
+    /// Pipeline::new(2).run(items, |n| n * n, |sq| {
+    ///     out.push(sq);
+    ///     Ok::<(), PipelineError>(())
+    /// })?;
+    /// assert_eq!(out, (1..=100u64).map(|n| n * n).collect::<Vec<_>>());
+    /// # Ok::<(), PipelineError>(())
+    /// ```
+    pub fn run<I, O, E, S, W, K>(&self, source: S, work: W, mut sink: K) -> Result<(), E>
+    where
+        S: IntoIterator<Item = Result<I, E>>,
+        I: Send,
+        O: Send,
+        W: Fn(I) -> O + Sync,
+        K: FnMut(O) -> Result<(), E>,
+        E: From<PipelineError>,
+    {
+        if self.jobs <= 1 {
+            for item in source {
+                sink(work(item?))?;
+            }
+            return Ok(());
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.jobs)
+            .thread_name(|i| format!("pgnkit-worker-{i}"))
+            .build()
+            .map_err(|source| PipelineError::Pool {
+                jobs: self.jobs,
+                source,
+            })?;
+        let work = &work;
+        pool.in_place_scope(|scope| {
+            let (done_tx, done_rx) = mpsc::channel::<(u64, O)>();
+            let mut source = source.into_iter();
+            let mut waiting: BTreeMap<u64, O> = BTreeMap::new();
+            let (mut next_read, mut next_write, mut in_flight) = (0u64, 0u64, 0usize);
+            let mut exhausted = false;
+            loop {
+                while !exhausted && in_flight < self.in_flight {
+                    match source.next() {
+                        Some(item) => {
+                            let item = item?;
+                            let done_tx = done_tx.clone();
+                            let seq = next_read;
+                            scope.spawn(move |_| {
+                                // The receiver is gone only when the run was
+                                // abandoned; the result is then unwanted.
+                                let _ = done_tx.send((seq, work(item)));
+                            });
+                            next_read += 1;
+                            in_flight += 1;
+                        }
+                        None => exhausted = true,
+                    }
+                }
+                if in_flight == 0 {
+                    return Ok(());
+                }
+                let (seq, out) = done_rx.recv().map_err(|_| PipelineError::WorkerLost)?;
+                waiting.insert(seq, out);
+                while let Some(out) = waiting.remove(&next_write) {
+                    next_write += 1;
+                    in_flight -= 1;
+                    sink(out)?;
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(jobs: usize, in_flight: usize, n: u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        let items = (0..n).map(Ok::<u64, PipelineError>);
+        // Uneven work so that results finish out of order.
+        let work = |i: u64| {
+            let spins = (i * 7919) % 5000;
+            (0..spins).for_each(|k| {
+                std::hint::black_box(k);
+            });
+            i
+        };
+        Pipeline::new(jobs)
+            .with_in_flight(in_flight)
+            .run(items, work, |o| {
+                out.push(o);
+                Ok(())
+            })
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn output_is_in_input_order() {
+        let expected: Vec<u64> = (0..2000).collect();
+        for (jobs, in_flight) in [(1, 1), (2, 1), (2, 3), (4, 16)] {
+            assert_eq!(collect(jobs, in_flight, 2000), expected, "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn source_error_stops_the_run() {
+        #[derive(Debug, PartialEq)]
+        enum E {
+            Source,
+            Pipeline,
+        }
+        impl From<PipelineError> for E {
+            fn from(_: PipelineError) -> E {
+                E::Pipeline
+            }
+        }
+        for jobs in [1, 2] {
+            let mut seen = Vec::new();
+            let items = (0..10).map(|i| if i == 5 { Err(E::Source) } else { Ok(i) });
+            let result = Pipeline::new(jobs).with_in_flight(1).run(
+                items,
+                |i| i,
+                |o| {
+                    seen.push(o);
+                    Ok(())
+                },
+            );
+            assert_eq!(result, Err(E::Source));
+            assert_eq!(seen, vec![0, 1, 2, 3, 4]);
+        }
+    }
+
+    #[test]
+    fn sink_error_stops_the_run() {
+        let items = (0..1000u32).map(Ok::<u32, PipelineError>);
+        let mut written = 0;
+        let result = Pipeline::new(2).run(
+            items,
+            |i| i,
+            |_| {
+                written += 1;
+                if written == 10 {
+                    Err(PipelineError::WorkerLost)
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert!(matches!(result, Err(PipelineError::WorkerLost)));
+        assert_eq!(written, 10);
+    }
+}
