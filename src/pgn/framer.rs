@@ -1,20 +1,7 @@
 //! Streaming game framer: finds where each game starts and ends in a byte
 //! stream, from one bounded buffer, without parsing the games.
 //!
-//! # Game boundaries
-//! Lines end at LF, CRLF or a lone CR. Outside `{…}` comments, `;` comments
-//! and tag values:
-//! - blank lines, `%` escape lines and lines starting with `;` between
-//!   games belong to no game;
-//! - a game starts at its first other line: a tag line (first non-blank byte
-//!   `[`) or movetext without tags;
-//! - blank lines inside the tag section, and between the tags (or a comment
-//!   before the first move) and the movetext, do not end a game;
-//! - once movetext has begun (any token other than a comment), the game ends
-//!   at the next blank line or tag line.
-//!
-//! A `[` at the start of a line inside a multi-line `{…}` comment starts
-//! nothing, and a `{` inside a `;` comment or a tag value opens nothing.
+//! See [`GameFramer`] for the rules.
 
 use std::io::{self, Read};
 
@@ -113,9 +100,23 @@ enum Step {
     NeedMore,
 }
 
-/// Splits a byte stream into games; see the [module docs](self) for the
-/// rules. Memory use is bounded by the largest game (at most
-/// [`max_game_bytes`](GameFramer::with_max_game_bytes)).
+/// Splits a byte stream into games. Memory use is bounded by the largest
+/// game (at most [`max_game_bytes`](GameFramer::with_max_game_bytes)).
+///
+/// # Game boundaries
+/// Lines end at LF, CRLF or a lone CR. Outside `{…}` comments, `;` comments
+/// and tag values:
+/// - blank lines, `%` escape lines and lines starting with `;` between
+///   games belong to no game;
+/// - a game starts at its first other line: a tag line (first non-blank byte
+///   `[`) or movetext without tags;
+/// - blank lines inside the tag section, and between the tags (or a comment
+///   before the first move) and the movetext, do not end a game;
+/// - once movetext has begun (any token other than a comment), the game ends
+///   at the next blank line or tag line.
+///
+/// A `[` at the start of a line inside a multi-line `{…}` comment starts
+/// nothing, and a `{` inside a `;` comment or a tag value opens nothing.
 ///
 /// # Examples
 /// ```
@@ -612,7 +613,8 @@ mod tests {
 
     #[test]
     fn boundaries() {
-        let cases: &[(&str, &[u8], &[(u64, &str)])] = &[
+        type Case<'a> = (&'a str, &'a [u8], &'a [(u64, &'a str)]);
+        let cases: &[Case] = &[
             ("empty", b"", &[]),
             ("only blank", b"\n\n  \n", &[]),
             (

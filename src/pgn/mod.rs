@@ -45,5 +45,5 @@ pub use self::{
     },
     span::Span,
     tag::{Tag, escape, unescape},
-    writer::{SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tags, write_game},
+    writer::{ExportTag, SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tags, write_game},
 };

@@ -49,13 +49,13 @@ impl Default for WriteOptions {
     }
 }
 
+/// A tag ready for export: name and unescaped value.
+pub type ExportTag<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
+
 /// The tags in export order: the seven tag roster (the first of each name;
 /// `?`, `????.??.??` or the result for missing ones), then every other tag
 /// in input order. Values are unescaped.
-pub fn export_tags<'a>(
-    game: &Game<'a>,
-    selection: TagSelection,
-) -> Vec<(Cow<'a, [u8]>, Cow<'a, [u8]>)> {
+pub fn export_tags<'a>(game: &Game<'a>, selection: TagSelection) -> Vec<ExportTag<'a>> {
     let mut out = Vec::new();
     if selection == TagSelection::None {
         return out;
@@ -207,7 +207,7 @@ impl Emitter {
 
     fn number(&mut self, ply: u32, black_dots: bool) {
         let mut text = (ply / 2 + 1).to_string().into_bytes();
-        text.extend_from_slice(if ply % 2 == 0 {
+        text.extend_from_slice(if ply.is_multiple_of(2) {
             b"."
         } else if black_dots {
             b"..."
