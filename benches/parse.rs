@@ -1,12 +1,14 @@
 //! Parse-only throughput: frame + parse (a) into the full game model and
 //! (b) through the fast mainline visitor, on the two 1 MB real samples
 //! (lichess + TWIC) repeated `PGNKIT_BENCH_REPS` times (default 32) in
-//! memory, with game counts asserted. In the same run, pgn-reader's
+//! memory, and on the big archives (`data/big/*.pgn.zst`, decompressed into
+//! memory first), with game counts asserted. In the same run, pgn-reader's
 //! tokenizer (`../shared/bench/rust-peer/target/release/parse-only`) reads
 //! the same text from a file in the page cache, if it is built.
 //!
 //! `cargo bench --bench parse`
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -15,6 +17,11 @@ use pgnkit::notation::MoveToken;
 use pgnkit::pgn::{GameFramer, MainlineEvent, parse_game, visit_mainline};
 
 const SAMPLES: [(&str, usize); 2] = [("lichess_db_1000k.pgn", 438), ("twic1599_1000k.pgn", 1110)];
+/// The big archives with pgnkit's game counts (see `tests/pgn_big.rs`).
+const BIG: [(&str, usize); 2] = [
+    ("pgnmentor-12-players.pgn.zst", 31_990),
+    ("tcec-seasons-01-14.pgn.zst", 4_922),
+];
 
 fn data_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("PGNKIT_DATA").map_or_else(
@@ -65,16 +72,37 @@ fn main() {
             games += count;
         }
     }
+    run_set(
+        &format!("lichess + TWIC samples x{reps}"),
+        &text,
+        games,
+        "sample",
+    );
+    for (name, count) in BIG {
+        let path = data.join("big").join(name);
+        if !path.is_file() {
+            continue;
+        }
+        let mut big = Vec::new();
+        pgnkit::input::open(&path)
+            .and_then(|mut input| input.read_to_end(&mut big))
+            .expect("decompress");
+        run_set(name, &big, count, "big");
+    }
+}
+
+/// Frames and parses `text` three ways, then runs the peer on the same text.
+fn run_set(label: &str, text: &[u8], games: usize, tag: &str) {
     let runs = 5;
     println!(
-        "input: lichess + TWIC samples x{reps} = {:.1} MiB, {games} games; best of {runs}",
+        "\n{label}: {:.1} MiB, {games} games; best of {runs}",
         text.len() as f64 / (1 << 20) as f64
     );
 
     let frame_only = best(
         runs,
         || {
-            let mut framer = GameFramer::new(&text[..]);
+            let mut framer = GameFramer::new(text);
             let mut n = 0;
             while let Some(game) = framer.next_game() {
                 game.expect("frame");
@@ -87,11 +115,38 @@ fn main() {
     );
     report("pgnkit frame only", text.len(), games, frame_only);
 
+    let mut moves = 0usize;
+    let tokens_only = best(
+        runs,
+        || {
+            let mut framer = GameFramer::new(text);
+            let mut n = 0;
+            while let Some(game) = framer.next_game() {
+                visit_mainline(&game.expect("frame"), |event| {
+                    if let MainlineEvent::Move { text, .. } = event {
+                        moves += text.len();
+                    }
+                });
+                n += 1;
+            }
+            n
+        },
+        games,
+        "fast path, tokens only",
+    );
+    std::hint::black_box(moves);
+    report(
+        "pgnkit fast path (mainline tokens only)",
+        text.len(),
+        games,
+        tokens_only,
+    );
+
     let mut plies = 0;
     let fast = best(
         runs,
         || {
-            let mut framer = GameFramer::new(&text[..]);
+            let mut framer = GameFramer::new(text);
             let mut n = 0;
             plies = 0;
             while let Some(game) = framer.next_game() {
@@ -118,7 +173,7 @@ fn main() {
     let full = best(
         runs,
         || {
-            let mut framer = GameFramer::new(&text[..]);
+            let mut framer = GameFramer::new(text);
             let mut n = 0;
             while let Some(game) = framer.next_game() {
                 let game = parse_game(&game.expect("frame"));
@@ -138,8 +193,9 @@ fn main() {
         println!("pgn-reader parse-only not built (../shared/bench/setup.sh); no comparison");
         return;
     }
-    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-parse-input.pgn");
-    std::fs::write(&file, &text).expect("write bench input");
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("target/bench-parse-input-{tag}.pgn"));
+    std::fs::write(&file, text).expect("write bench input");
     for (label, args) in [
         (
             "pgn-reader parse-only --skip-variations",

@@ -1,9 +1,7 @@
 //! The PGN reader's promises, one test per item: tags, movetext tokens,
 //! results, NAGs, errors with positions, batching.
 
-use pgnkit::pgn::{
-    GameFramer, Outcome, ParsePgnErrorKind, RawGame, TokenKind, Tokens, parse_game,
-};
+use pgnkit::pgn::{GameFramer, Outcome, ParsePgnErrorKind, RawGame, TokenKind, Tokens, parse_game};
 
 fn parse(text: &[u8]) -> pgnkit::Game<'_> {
     parse_game(&RawGame::from_bytes(text))
@@ -11,21 +9,40 @@ fn parse(text: &[u8]) -> pgnkit::Game<'_> {
 
 #[test]
 fn myschach_header_comes_through() {
-    let text = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/myschach.pgn"))
-        .expect("fixture");
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/myschach.pgn"
+    ))
+    .expect("fixture");
     let mut framer = GameFramer::new(&text[..]);
     let raw = framer.next_game().expect("a game").expect("ok");
     let game = parse_game(&raw);
     let names: Vec<&[u8]> = game.tags.iter().map(|t| t.name).collect();
     let expected: Vec<&[u8]> = [
-        "Event", "Site", "Date", "Round", "Board", "White", "Black", "Result", "ECO",
-        "WhitemyELO", "BlackmyELO", "TimeControl", "WhiteDays", "BlackDays", "mySchachNr",
+        "Event",
+        "Site",
+        "Date",
+        "Round",
+        "Board",
+        "White",
+        "Black",
+        "Result",
+        "ECO",
+        "WhitemyELO",
+        "BlackmyELO",
+        "TimeControl",
+        "WhiteDays",
+        "BlackDays",
+        "mySchachNr",
     ]
     .iter()
     .map(|s| s.as_bytes())
     .collect();
     assert_eq!(names, expected);
-    assert_eq!(game.tag("TimeControl").map(|t| t.value), Some(&b"10/2592000"[..]));
+    assert_eq!(
+        game.tag("TimeControl").map(|t| t.value),
+        Some(&b"10/2592000"[..])
+    );
     assert!(game.errors.is_empty(), "{:?}", game.errors);
     let last = game.mainline.moves.last().expect("moves");
     assert_eq!((last.text, last.draw_offer), (&b"Qxc4"[..], true));
@@ -49,7 +66,10 @@ fn result_spellings() {
         assert!(game.errors.is_empty(), "{text}: {:?}", game.errors);
     }
     // Windows-1252 `½`.
-    assert_eq!(parse(b"e4 \xbd-\xbd").result.map(|r| r.outcome), Some(Outcome::Draw));
+    assert_eq!(
+        parse(b"e4 \xbd-\xbd").result.map(|r| r.outcome),
+        Some(Outcome::Draw)
+    );
     // `0-0` is always castling (a double forfeit is no PGN result).
     let game = parse(b"1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0");
     assert_eq!(game.mainline.moves.len(), 7);
@@ -83,7 +103,18 @@ fn move_tokens_are_classified_and_kept() {
     let texts: Vec<&[u8]> = game.mainline.moves.iter().map(|m| m.text).collect();
     assert_eq!(
         texts,
-        [&b"e4"[..], b"d5", b"e5", b"f5", b"exf6", b"Nf6", b"Nf3zzz", b"e8=Q", b"O-O-O+", b"--"]
+        [
+            &b"e4"[..],
+            b"d5",
+            b"e5",
+            b"f5",
+            b"exf6",
+            b"Nf6",
+            b"Nf3zzz",
+            b"e8=Q",
+            b"O-O-O+",
+            b"--"
+        ]
     );
     assert!(game.mainline.moves[4].ep_mark.is_some());
     let bad: Vec<usize> = game
@@ -95,8 +126,14 @@ fn move_tokens_are_classified_and_kept() {
         .map(|(i, _)| i)
         .collect();
     assert_eq!(bad, [6]);
-    let error = game.errors.iter().find(|e| matches!(e.kind, ParsePgnErrorKind::BadMove(_)));
-    assert_eq!(error.map(|e| e.span.slice(game.source)), Some(&b"Nf3zzz"[..]));
+    let error = game
+        .errors
+        .iter()
+        .find(|e| matches!(e.kind, ParsePgnErrorKind::BadMove(_)));
+    assert_eq!(
+        error.map(|e| e.span.slice(game.source)),
+        Some(&b"Nf3zzz"[..])
+    );
 }
 
 #[test]
@@ -108,14 +145,20 @@ fn move_number_forms() {
             _ => None,
         })
         .collect();
-    assert_eq!(moves, [&b"e4"[..], b"e5", b"Nf3", b"Nc6", b"Bb5", b"a6", b"Ba4"]);
+    assert_eq!(
+        moves,
+        [&b"e4"[..], b"e5", b"Nf3", b"Nc6", b"Bb5", b"a6", b"Ba4"]
+    );
 }
 
 #[test]
 fn errors_know_their_line_and_column() {
     let text = b"[Event \"x\"]\r\n\r\n1. e4 e5\r\n2. Nf3 ] Nc6 *";
     let game = parse(text);
-    let error = game.errors.iter().find(|e| e.kind == ParsePgnErrorKind::UnexpectedByte);
+    let error = game
+        .errors
+        .iter()
+        .find(|e| e.kind == ParsePgnErrorKind::UnexpectedByte);
     assert_eq!(error.map(|e| game.line_col(e.span)), Some((4, 8)));
 }
 
@@ -139,11 +182,19 @@ fn batches_of_owned_games_parse_like_borrowed_ones() {
     let mut lines = Vec::new();
     for (info, end) in infos {
         let game = parse_game(&info.with_bytes(&batch[start..end]));
-        lines.push((game.number, game.first_line, game.mainline.moves[0].text.to_vec()));
+        lines.push((
+            game.number,
+            game.first_line,
+            game.mainline.moves[0].text.to_vec(),
+        ));
         start = end;
     }
     assert_eq!(
         lines,
-        [(1, 1, b"e4".to_vec()), (2, 4, b"d4".to_vec()), (3, 7, b"c4".to_vec())]
+        [
+            (1, 1, b"e4".to_vec()),
+            (2, 4, b"d4".to_vec()),
+            (3, 7, b"c4".to_vec())
+        ]
     );
 }
