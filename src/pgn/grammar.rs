@@ -170,12 +170,16 @@ pub fn tag_name(input: &[u8]) -> IResult<&[u8], &[u8]> {
 pub fn string(input: &[u8]) -> IResult<&[u8], &[u8]> {
     let (rest, _) = tag(&b"\""[..]).parse(input)?;
     let mut i = 0;
-    while let Some(&b) = rest.get(i) {
-        match b {
-            b'"' => return Ok((&rest[i + 1..], &rest[..i])),
-            b'\\' if matches!(rest.get(i + 1), Some(b'"' | b'\\')) => i += 2,
-            b'\n' | b'\r' => break,
-            _ => i += 1,
+    while let Some(found) = memchr::memchr3(b'"', b'\\', b'\n', &rest[i..]) {
+        let at = i + found;
+        if memchr::memchr(b'\r', &rest[i..at]).is_some() {
+            break;
+        }
+        match rest[at] {
+            b'"' => return Ok((&rest[at + 1..], &rest[..at])),
+            b'\\' if matches!(rest.get(at + 1), Some(b'"' | b'\\')) => i = at + 2,
+            b'\\' => i = at + 1,
+            _ => break,
         }
     }
     Err(nom::Err::Error(nom::error::Error::new(
@@ -503,16 +507,18 @@ impl<'a> Tokens<'a> {
     /// Reads a tag line's `[…]` at `pos`.
     fn tag_token(&mut self, start: usize) -> Token<'a> {
         let input = &self.source[start..];
+        if self.in_tags
+            && let Ok((rest, (name, value))) = tag_pair(input)
+        {
+            // A well-formed tag pair ends where the framer's rule ends it.
+            self.pos = self.source.len() - rest.len();
+            return self.token(TokenKind::Tag { name, value }, start);
+        }
         let extent = tag_extent(input);
         let text = &input[..extent];
         self.pos = start + extent;
         if !self.in_tags {
             return self.token(TokenKind::Error(ParsePgnErrorKind::TagInMovetext), start);
-        }
-        if let Ok((rest, (name, value))) = tag_pair(text)
-            && rest.is_empty()
-        {
-            return self.token(TokenKind::Tag { name, value }, start);
         }
         if let Some((name, value)) = lenient_tag_pair(text) {
             self.pending =
