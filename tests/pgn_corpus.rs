@@ -375,3 +375,64 @@ fn fast_path_agrees_with_the_model() {
         }
     }
 }
+
+/// Framing loses nothing and agrees with the grammar: the bytes between
+/// games are only blank, `%` and `;` lines, and no game holds a tag pair at
+/// the start of a line after its movetext began (a missed boundary).
+#[test]
+fn framing_is_exact_and_agrees_with_the_grammar() {
+    use pgnkit::pgn::ParsePgnErrorKind;
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    pgn_files(&data.join("corpus"), &mut files);
+    pgn_files(&data.join("broken"), &mut files);
+    for path in &files {
+        let text = std::fs::read(path).expect("read");
+        let mut framer = GameFramer::new(&text[..]);
+        let mut covered = if text.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        while let Some(raw) = framer.next_game() {
+            let raw = raw.expect("framing");
+            let start = raw.offset as usize;
+            let gap = &text[covered..start];
+            for line in gap.split(|&b| b == b'\n' || b == b'\r') {
+                let line = line.trim_ascii();
+                assert!(
+                    line.is_empty() || line.starts_with(b"%") || line.starts_with(b";"),
+                    "{} before game {}: {:?}",
+                    path.display(),
+                    raw.number,
+                    String::from_utf8_lossy(line)
+                );
+            }
+            assert_eq!(&text[start..start + raw.bytes.len()], raw.bytes);
+            covered = start + raw.bytes.len();
+            let game = parse_game(&raw);
+            for error in &game.errors {
+                if error.kind == ParsePgnErrorKind::TagInMovetext {
+                    let before = &raw.bytes[..error.span.start];
+                    let line_start = before
+                        .iter()
+                        .rposition(|&b| b == b'\n' || b == b'\r')
+                        .map_or(0, |i| i + 1);
+                    assert!(
+                        !before[line_start..].iter().all(|b| b.is_ascii_whitespace()),
+                        "{} game {}: a tag line inside the game",
+                        path.display(),
+                        raw.number
+                    );
+                }
+            }
+        }
+        assert!(
+            text[covered..].iter().all(|b| b.is_ascii_whitespace()),
+            "{}: text after the last game",
+            path.display()
+        );
+    }
+}
