@@ -146,6 +146,7 @@ const fn is_delimiter_slow(b: u8) -> bool {
             | b'"'
             | b'!'
             | b'?'
+            | b'%'
     )
 }
 
@@ -655,7 +656,8 @@ impl<'a> Iterator for Tokens<'a> {
                 }
                 Err(_) => self.symbol_token(start),
             },
-            b']' | b'}' | b'"' | 0x00..=0x1f | 0x7f => {
+            // `%` starts an escape line only in column 0 (see `skip_space`).
+            b']' | b'}' | b'"' | b'%' | 0x00..=0x1f | 0x7f => {
                 self.pos = start + 1;
                 self.token(TokenKind::Error(ParsePgnErrorKind::UnexpectedByte), start)
             }
