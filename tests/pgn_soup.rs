@@ -1,6 +1,8 @@
 //! Random PGN-like byte soup: nothing panics, framing does not depend on how
 //! the input is split into reads, and the writer's output reads back.
 
+mod pgn_support;
+
 use std::io::Read;
 
 use pgnkit::pgn::{GameFramer, RawGame, WriteOptions, parse_game, visit_mainline, write_game};
@@ -123,6 +125,7 @@ fn byte_soup() {
                 .iter()
                 .any(|e| e.kind == pgnkit::pgn::ParsePgnErrorKind::BinaryData)
             {
+                pgn_support::assert_round_trip(&raw, "soup", &mut Vec::new());
                 assert_eq!(
                     texts(&game),
                     texts(&again),
