@@ -387,15 +387,26 @@ impl<R: Read> GameFramer<R> {
                 pos += j;
                 break;
             }
-            let Some(close) = memchr::memchr(b'}', &buf[at + 1..]) else {
+            // One pass to the `}`, counting the line ends on the way.
+            let mut end = at + 1;
+            let mut lines = 0;
+            let close = loop {
+                match memchr::memchr3(b'}', b'\n', b'\r', &buf[end..]) {
+                    Some(j) if buf[end + j] == b'}' => break Some(end + j),
+                    Some(j) => {
+                        let crlf = buf[end + j] == b'\r' && buf.get(end + j + 1) == Some(&b'\n');
+                        lines += u64::from(!crlf);
+                        end += j + 1;
+                    }
+                    None => break None,
+                }
+            };
+            let Some(close) = close else {
                 pos = at;
                 break;
             };
-            let body = &buf[at + 1..at + 1 + close];
-            if memchr::memchr2(b'\n', b'\r', body).is_some() {
-                self.line += count_lines(body, true).0;
-            }
-            pos = at + close + 2;
+            self.line += lines;
+            pos = close + 1;
         }
         self.pos = pos;
     }
