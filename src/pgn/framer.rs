@@ -459,12 +459,8 @@ impl<R: Read> GameFramer<R> {
                 }
                 Mode::Tag { in_string } => {
                     let rest = &self.buf[self.pos..self.filled];
-                    let found = rest.iter().position(|&b| match b {
-                        b'\n' | b'\r' | b'"' => true,
-                        b'\\' => in_string,
-                        b']' => !in_string,
-                        _ => false,
-                    });
+                    let stops = &TAG_STOPS[usize::from(in_string)];
+                    let found = rest.iter().position(|&b| stops[usize::from(b)]);
                     let Some(i) = found else {
                         self.pos = self.filled;
                         continue;
@@ -566,6 +562,22 @@ impl<R: Read> GameFramer<R> {
         }
     }
 }
+
+/// Bytes that need a decision in a tag line, outside and inside a quoted
+/// value.
+static TAG_STOPS: [[bool; 256]; 2] = {
+    let mut tables = [[false; 256]; 2];
+    let mut t = 0;
+    while t < 2 {
+        tables[t][b'\n' as usize] = true;
+        tables[t][b'\r' as usize] = true;
+        tables[t][b'"' as usize] = true;
+        t += 1;
+    }
+    tables[0][b']' as usize] = true;
+    tables[1][b'\\' as usize] = true;
+    tables
+};
 
 /// Counts line ends in `bytes`; with `complete == false` a final `\r` is
 /// left out (its `\n` may follow) and reported as pending.

@@ -101,6 +101,8 @@ pub struct Token<'a> {
 const SPACE: u8 = 1;
 const DELIMITER: u8 = 2;
 const DIGIT: u8 = 4;
+const TAG_NAME: u8 = 8;
+const STRING_STOP: u8 = 16;
 
 static CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -115,6 +117,12 @@ static CLASS: [u8; 256] = {
         }
         if byte.is_ascii_digit() {
             table[b] |= DIGIT;
+        }
+        if is_tag_name_byte(byte) {
+            table[b] |= TAG_NAME;
+        }
+        if matches!(byte, b'"' | b'\\' | b'\n' | b'\r') {
+            table[b] |= STRING_STOP;
         }
         b += 1;
     }
@@ -163,7 +171,7 @@ const fn is_tag_name_byte(b: u8) -> bool {
 
 /// `tag-name`: letters, digits and `_ + # = : -`.
 pub fn tag_name(input: &[u8]) -> IResult<&[u8], &[u8]> {
-    take_while1(is_tag_name_byte).parse(input)
+    take_while1(|b: u8| CLASS[usize::from(b)] & TAG_NAME != 0).parse(input)
 }
 
 /// `string`: `"…"` with `\"` and `\\` escapes, on one line; returns the raw
@@ -171,11 +179,11 @@ pub fn tag_name(input: &[u8]) -> IResult<&[u8], &[u8]> {
 pub fn string(input: &[u8]) -> IResult<&[u8], &[u8]> {
     let (rest, _) = tag(&b"\""[..]).parse(input)?;
     let mut i = 0;
-    while let Some(found) = memchr::memchr3(b'"', b'\\', b'\n', &rest[i..]) {
+    while let Some(found) = rest[i..]
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] & STRING_STOP != 0)
+    {
         let at = i + found;
-        if memchr::memchr(b'\r', &rest[i..at]).is_some() {
-            break;
-        }
         match rest[at] {
             b'"' => return Ok((&rest[at + 1..], &rest[..at])),
             b'\\' if matches!(rest.get(at + 1), Some(b'"' | b'\\')) => i = at + 2,
