@@ -21,8 +21,8 @@ pub struct RawGame<'a> {
     pub offset: u64,
     /// 1-based line of the game's first byte.
     pub first_line: u64,
-    /// The game's text, up to (not including) the blank line or next tag
-    /// section that ended it.
+    /// The game's text, from its first line up to the blank line or tag
+    /// line that ended it, without trailing whitespace.
     pub bytes: &'a [u8],
 }
 
@@ -679,6 +679,16 @@ mod tests {
                 "brace in a tag value",
                 b"[A \"{\"]\n1. e4 *\n[A \"2\"]\n*\n",
                 &[(1, "[A \"{\"]\n1. e4 *"), (3, "[A \"2\"]\n*")],
+            ),
+            (
+                "bracket in a tag value",
+                b"[A \"]\n[\"]\n1. e4 *\n[A \"2\"]\n*\n",
+                &[(1, "[A \"]\n[\"]\n1. e4 *"), (4, "[A \"2\"]\n*")],
+            ),
+            (
+                "bracket and brace in tag values",
+                b"[A \"x]y\"] [B \"{\"]\n1. e4 *\n[A \"2\"]\n*\n",
+                &[(1, "[A \"x]y\"] [B \"{\"]\n1. e4 *"), (3, "[A \"2\"]\n*")],
             ),
             (
                 "escaped quote in a tag value",
