@@ -1,0 +1,305 @@
+//! Legal move generation.
+//!
+//! Generation starts from the checkers and the pinned pieces, so every
+//! generated move is legal without playing it: in double check only the
+//! king moves; in single check other pieces must capture the checker or
+//! block; pinned pieces move along their pin line; the king never steps
+//! onto an attacked square. En passant, rare, is checked by simulation.
+
+use crate::{
+    attacks,
+    bitboard::Bitboard,
+    castling::CastlingSide,
+    color::Color,
+    moves::{Move, MoveList, is_backrank},
+    position::Position,
+    role::Role,
+    square::{File, Rank, Square},
+};
+
+const NOT_FILE_A: u64 = !Bitboard::from_file(File::A).0;
+const NOT_FILE_H: u64 = !Bitboard::from_file(File::H).0;
+
+impl Position {
+    /// All legal moves.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::Position;
+    /// let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    /// assert_eq!(pos.legal_moves().len(), 48);
+    /// ```
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(None, Bitboard::FULL, Bitboard::FULL, &mut list);
+        list
+    }
+
+    /// Appends to `out` the legal moves of pieces with `role` (any role if
+    /// `None`) from a square in `from` to a square in `to`, without
+    /// generating the others. Castling counts as a king move whose target is
+    /// either the rook's square or the king's destination.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{Bitboard, MoveList, Position, Role, Square};
+    /// let pos = Position::startpos();
+    /// let mut moves = MoveList::new();
+    /// pos.legal_moves_filtered(Some(Role::Knight), Bitboard::FULL, Square::F3.into(), &mut moves);
+    /// assert_eq!(moves.len(), 1);
+    /// assert_eq!(moves[0].from(), Square::G1);
+    /// ```
+    #[inline]
+    pub fn legal_moves_filtered(
+        &self,
+        role: Option<Role>,
+        from: Bitboard,
+        to: Bitboard,
+        out: &mut MoveList,
+    ) {
+        self.generate(role, from, to, out);
+    }
+
+    /// The number of legal moves, without keeping them.
+    #[inline]
+    pub fn count_legal_moves(&self) -> usize {
+        self.legal_moves().len()
+    }
+
+    #[inline(always)]
+    fn generate(&self, role: Option<Role>, from: Bitboard, to: Bitboard, out: &mut MoveList) {
+        let want = |r: Role| role.is_none_or(|x| x == r);
+        let us = self.turn;
+        let board = &self.board;
+        let Some(king) = self.our_king() else {
+            return;
+        };
+        let occupied = board.occupied();
+        let ours = board.by_color(us);
+        let checkers = board.attackers(king, !us, occupied);
+
+        if want(Role::King) && from.contains(king) {
+            let without_king = occupied.without(king);
+            for sq in attacks::king_attacks(king) & !ours & to {
+                if board.attackers(sq, !us, without_king).is_empty() {
+                    out.push(Move::Normal {
+                        role: Role::King,
+                        from: king,
+                        capture: board.role_at(sq),
+                        to: sq,
+                        promotion: None,
+                    });
+                }
+            }
+            if checkers.is_empty() && !self.castles.is_empty() {
+                self.gen_castling(king, to, out);
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        let target = match checkers.first() {
+            Some(checker) => attacks::between(king, checker).with(checker),
+            None => !ours,
+        } & to;
+        let pinned = board.pinned(king, us);
+
+        if want(Role::Knight) {
+            for sq in board.by_role(Role::Knight) & ours & from - pinned {
+                self.push_piece_moves(Role::Knight, sq, attacks::knight_attacks(sq) & target, out);
+            }
+        }
+        for (role, sliders) in [
+            (Role::Bishop, board.by_role(Role::Bishop)),
+            (Role::Rook, board.by_role(Role::Rook)),
+            (Role::Queen, board.by_role(Role::Queen)),
+        ] {
+            if !want(role) {
+                continue;
+            }
+            for sq in sliders & ours & from {
+                let mut moves = match role {
+                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                    Role::Rook => attacks::rook_attacks(sq, occupied),
+                    _ => attacks::queen_attacks(sq, occupied),
+                } & target;
+                if pinned.contains(sq) {
+                    moves &= attacks::line(king, sq);
+                }
+                self.push_piece_moves(role, sq, moves, out);
+            }
+        }
+        if want(Role::Pawn) {
+            let pawns = board.by_role(Role::Pawn) & ours & from;
+            self.gen_pawns(king, pawns, pinned, target, out);
+            if let Some(ep) = self.ep_square
+                && to.contains(ep)
+            {
+                for sq in attacks::pawn_attacks(!us, ep) & pawns {
+                    if self.ep_is_safe(king, sq, ep) {
+                        out.push(Move::EnPassant { from: sq, to: ep });
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn push_piece_moves(&self, role: Role, from: Square, moves: Bitboard, out: &mut MoveList) {
+        for to in moves {
+            out.push(Move::Normal {
+                role,
+                from,
+                capture: self.board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+    }
+
+    #[inline(always)]
+    fn push_pawn_move(&self, from: Square, to: Square, out: &mut MoveList) {
+        let capture = self.board.role_at(to);
+        if is_backrank(to) {
+            for promotion in Role::PROMOTIONS {
+                out.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(promotion),
+                });
+            }
+        } else {
+            out.push(Move::Normal {
+                role: Role::Pawn,
+                from,
+                capture,
+                to,
+                promotion: None,
+            });
+        }
+    }
+
+    #[inline(always)]
+    fn gen_pawns(
+        &self,
+        king: Square,
+        pawns: Bitboard,
+        pinned: Bitboard,
+        target: Bitboard,
+        out: &mut MoveList,
+    ) {
+        let us = self.turn;
+        let empty = !self.board.occupied().0;
+        let theirs = self.board.by_color(!us).0;
+        let free = (pawns - pinned).0;
+        // Set-wise for unpinned pawns: targets, then origins by shifting back.
+        let (single, double, left, right, up, up_left, up_right) = match us {
+            Color::White => {
+                let single = (free << 8) & empty;
+                let double = ((single & Bitboard::from_rank(Rank::THIRD).0) << 8) & empty;
+                (
+                    single,
+                    double,
+                    ((free & NOT_FILE_A) << 7) & theirs,
+                    ((free & NOT_FILE_H) << 9) & theirs,
+                    8i32,
+                    7i32,
+                    9i32,
+                )
+            }
+            Color::Black => {
+                let single = (free >> 8) & empty;
+                let double = ((single & Bitboard::from_rank(Rank::SIXTH).0) >> 8) & empty;
+                (
+                    single,
+                    double,
+                    ((free & NOT_FILE_A) >> 9) & theirs,
+                    ((free & NOT_FILE_H) >> 7) & theirs,
+                    -8i32,
+                    -9i32,
+                    -7i32,
+                )
+            }
+        };
+        let back =
+            |to: Square, delta: i32| Square::from_index_masked((to.index() as i32 - delta) as u32);
+        for to in Bitboard(left) & target {
+            self.push_pawn_move(back(to, up_left), to, out);
+        }
+        for to in Bitboard(right) & target {
+            self.push_pawn_move(back(to, up_right), to, out);
+        }
+        for to in Bitboard(single) & target {
+            self.push_pawn_move(back(to, up), to, out);
+        }
+        for to in Bitboard(double) & target {
+            out.push(Move::Normal {
+                role: Role::Pawn,
+                from: back(to, 2 * up),
+                capture: None,
+                to,
+                promotion: None,
+            });
+        }
+
+        // Pinned pawns, one by one, along their pin line.
+        for from in pawns & pinned {
+            let allowed = target & attacks::line(king, from);
+            let mut moves = attacks::pawn_attacks(us, from) & Bitboard(theirs);
+            if let Some(one) = from.offset(0, up / 8)
+                && Bitboard(empty).contains(one)
+            {
+                moves = moves.with(one);
+                if from.rank() == Rank::SECOND.relative_to(us)
+                    && let Some(two) = one.offset(0, up / 8)
+                    && Bitboard(empty).contains(two)
+                {
+                    moves = moves.with(two);
+                }
+            }
+            for to in moves & allowed {
+                self.push_pawn_move(from, to, out);
+            }
+        }
+    }
+
+    /// Whether the pawn on `from` may capture en passant onto `ep` without
+    /// leaving its king attacked (including through both vacated squares).
+    pub(crate) fn ep_is_safe(&self, king: Square, from: Square, ep: Square) -> bool {
+        let captured = Square::from_coords(ep.file(), from.rank());
+        let occupied = (self.board.occupied().without(from).without(captured)).with(ep);
+        (self
+            .board
+            .attackers(king, !self.turn, occupied)
+            .without(captured))
+        .is_empty()
+    }
+
+    fn gen_castling(&self, king: Square, to: Bitboard, out: &mut MoveList) {
+        let us = self.turn;
+        let occupied = self.board.occupied();
+        for side in CastlingSide::ALL {
+            let Some(rook) = self.castles.rook(us, side) else {
+                continue;
+            };
+            if !(to.contains(rook) || to.contains(side.king_to(us))) {
+                continue;
+            }
+            if (self.castles.path(us, side) & occupied).any() {
+                continue;
+            }
+            // The rook may have been shielding the king's path (Chess960).
+            let without = occupied.without(king).without(rook);
+            let mut king_path = self.castles.king_path(us, side);
+            if Iterator::any(&mut king_path, |sq| {
+                self.board.attackers(sq, !us, without).any()
+            }) {
+                continue;
+            }
+            out.push(Move::Castle { king, rook });
+        }
+    }
+}
