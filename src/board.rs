@@ -106,7 +106,7 @@ impl Board {
     /// The role of the piece on `sq`, if any.
     #[inline]
     pub const fn role_at(&self, sq: Square) -> Option<Role> {
-        self.roles[sq.index()]
+        self.roles[sq.index() & 63]
     }
 
     /// The colour of the piece on `sq`, if any.
@@ -150,7 +150,7 @@ impl Board {
         self.by_role[piece.role.index()] |= bb;
         self.by_color[piece.color.index()] |= bb;
         self.occupied |= bb;
-        self.roles[sq.index()] = Some(piece.role);
+        self.roles[sq.index() & 63] = Some(piece.role);
     }
 
     /// Removes `piece`, known to stand on `sq`.
@@ -160,7 +160,7 @@ impl Board {
         self.by_role[piece.role.index()] ^= bb;
         self.by_color[piece.color.index()] ^= bb;
         self.occupied ^= bb;
-        self.roles[sq.index()] = None;
+        self.roles[sq.index() & 63] = None;
     }
 
     /// The pieces of `color` that attack `sq`, with `occupied` as the
@@ -181,8 +181,8 @@ impl Board {
     /// `king` and an enemy slider on the same line.
     pub fn pinned(&self, king: Square, color: Color) -> Bitboard {
         let them = self.by_color(!color);
-        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & self.rooks_and_queens())
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & self.bishops_and_queens()))
+        let snipers = ((attacks::rook_rays(king) & self.rooks_and_queens())
+            | (attacks::bishop_rays(king) & self.bishops_and_queens()))
             & them;
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {

@@ -5,13 +5,17 @@
 //! king moves; in single check other pieces must capture the checker or
 //! block; pinned pieces move along their pin line; the king never steps
 //! onto an attacked square. En passant, rare, is checked by simulation.
+//!
+//! The generator writes sets of targets into a [`Sink`]: a [`MoveList`]
+//! expands them into moves, a counter only counts them (perft's last ply).
 
 use crate::{
     attacks,
     bitboard::Bitboard,
+    board::Board,
     castling::CastlingSide,
     color::Color,
-    moves::{Move, MoveList, is_backrank},
+    moves::{Move, MoveList},
     position::Position,
     role::Role,
     square::{File, Rank, Square},
@@ -19,6 +23,85 @@ use crate::{
 
 const NOT_FILE_A: u64 = !Bitboard::from_file(File::A).0;
 const NOT_FILE_H: u64 = !Bitboard::from_file(File::H).0;
+
+/// Where generated moves go.
+pub(crate) trait Sink {
+    /// Moves of the piece with `role` on `from` to each of `targets`.
+    fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard);
+    /// Pawn moves to each of `targets`, each from `delta` squares back;
+    /// promotions on the back ranks.
+    fn pawns(&mut self, board: &Board, targets: Bitboard, delta: i32);
+    /// One move.
+    fn push(&mut self, m: Move);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn piece(&mut self, board: &Board, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion: None,
+            });
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, board: &Board, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::from_index_masked((to.index() as i32 - delta) as u32);
+            let capture = board.role_at(to);
+            if Bitboard::BACKRANKS.contains(to) {
+                for promotion in Role::PROMOTIONS {
+                    self.push(Move::Normal {
+                        role: Role::Pawn,
+                        from,
+                        capture,
+                        to,
+                        promotion: Some(promotion),
+                    });
+                }
+            } else {
+                self.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: None,
+                });
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// Counts moves without making them.
+pub(crate) struct Counter(pub(crate) usize);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _: &Board, _: Role, _: Square, targets: Bitboard) {
+        self.0 += targets.count();
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, _: &Board, targets: Bitboard, _: i32) {
+        self.0 +=
+            (targets - Bitboard::BACKRANKS).count() + 4 * (targets & Bitboard::BACKRANKS).count();
+    }
+
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
 
 impl Position {
     /// All legal moves.
@@ -61,14 +144,28 @@ impl Position {
         self.generate(role, from, to, out);
     }
 
-    /// The number of legal moves, without keeping them.
+    /// Appends all legal moves to `out` (which is not cleared first).
+    #[inline]
+    pub fn legal_moves_into(&self, out: &mut MoveList) {
+        self.generate(None, Bitboard::FULL, Bitboard::FULL, out);
+    }
+
+    /// The number of legal moves, counted without making them.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::Position;
+    /// assert_eq!(Position::startpos().count_legal_moves(), 20);
+    /// ```
     #[inline]
     pub fn count_legal_moves(&self) -> usize {
-        self.legal_moves().len()
+        let mut counter = Counter(0);
+        self.generate(None, Bitboard::FULL, Bitboard::FULL, &mut counter);
+        counter.0
     }
 
     #[inline(always)]
-    fn generate(&self, role: Option<Role>, from: Bitboard, to: Bitboard, out: &mut MoveList) {
+    fn generate<S: Sink>(&self, role: Option<Role>, from: Bitboard, to: Bitboard, out: &mut S) {
         let want = |r: Role| role.is_none_or(|x| x == r);
         let us = self.turn;
         let board = &self.board;
@@ -83,13 +180,7 @@ impl Position {
             let without_king = occupied.without(king);
             for sq in attacks::king_attacks(king) & !ours & to {
                 if board.attackers(sq, !us, without_king).is_empty() {
-                    out.push(Move::Normal {
-                        role: Role::King,
-                        from: king,
-                        capture: board.role_at(sq),
-                        to: sq,
-                        promotion: None,
-                    });
+                    out.piece(board, Role::King, king, Bitboard::from_square(sq));
                 }
             }
             if checkers.is_empty() && !self.castles.is_empty() {
@@ -107,27 +198,39 @@ impl Position {
 
         if want(Role::Knight) {
             for sq in board.by_role(Role::Knight) & ours & from - pinned {
-                self.push_piece_moves(Role::Knight, sq, attacks::knight_attacks(sq) & target, out);
+                out.piece(
+                    board,
+                    Role::Knight,
+                    sq,
+                    attacks::knight_attacks(sq) & target,
+                );
             }
         }
-        for (role, sliders) in [
-            (Role::Bishop, board.by_role(Role::Bishop)),
-            (Role::Rook, board.by_role(Role::Rook)),
-            (Role::Queen, board.by_role(Role::Queen)),
-        ] {
-            if !want(role) {
-                continue;
-            }
-            for sq in sliders & ours & from {
-                let mut moves = match role {
-                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
-                    Role::Rook => attacks::rook_attacks(sq, occupied),
-                    _ => attacks::queen_attacks(sq, occupied),
-                } & target;
+        if want(Role::Bishop) {
+            for sq in board.by_role(Role::Bishop) & ours & from {
+                let mut moves = attacks::bishop_attacks(sq, occupied) & target;
                 if pinned.contains(sq) {
                     moves &= attacks::line(king, sq);
                 }
-                self.push_piece_moves(role, sq, moves, out);
+                out.piece(board, Role::Bishop, sq, moves);
+            }
+        }
+        if want(Role::Rook) {
+            for sq in board.by_role(Role::Rook) & ours & from {
+                let mut moves = attacks::rook_attacks(sq, occupied) & target;
+                if pinned.contains(sq) {
+                    moves &= attacks::line(king, sq);
+                }
+                out.piece(board, Role::Rook, sq, moves);
+            }
+        }
+        if want(Role::Queen) {
+            for sq in board.by_role(Role::Queen) & ours & from {
+                let mut moves = attacks::queen_attacks(sq, occupied) & target;
+                if pinned.contains(sq) {
+                    moves &= attacks::line(king, sq);
+                }
+                out.piece(board, Role::Queen, sq, moves);
             }
         }
         if want(Role::Pawn) {
@@ -146,56 +249,21 @@ impl Position {
     }
 
     #[inline(always)]
-    fn push_piece_moves(&self, role: Role, from: Square, moves: Bitboard, out: &mut MoveList) {
-        for to in moves {
-            out.push(Move::Normal {
-                role,
-                from,
-                capture: self.board.role_at(to),
-                to,
-                promotion: None,
-            });
-        }
-    }
-
-    #[inline(always)]
-    fn push_pawn_move(&self, from: Square, to: Square, out: &mut MoveList) {
-        let capture = self.board.role_at(to);
-        if is_backrank(to) {
-            for promotion in Role::PROMOTIONS {
-                out.push(Move::Normal {
-                    role: Role::Pawn,
-                    from,
-                    capture,
-                    to,
-                    promotion: Some(promotion),
-                });
-            }
-        } else {
-            out.push(Move::Normal {
-                role: Role::Pawn,
-                from,
-                capture,
-                to,
-                promotion: None,
-            });
-        }
-    }
-
-    #[inline(always)]
-    fn gen_pawns(
+    fn gen_pawns<S: Sink>(
         &self,
         king: Square,
         pawns: Bitboard,
         pinned: Bitboard,
         target: Bitboard,
-        out: &mut MoveList,
+        out: &mut S,
     ) {
         let us = self.turn;
-        let empty = !self.board.occupied().0;
-        let theirs = self.board.by_color(!us).0;
+        let board = &self.board;
+        let empty = !board.occupied().0;
+        let theirs = board.by_color(!us).0;
         let free = (pawns - pinned).0;
-        // Set-wise for unpinned pawns: targets, then origins by shifting back.
+        // Set-wise for unpinned pawns: the targets, each with its origin
+        // `delta` squares back.
         let (single, double, left, right, up, up_left, up_right) = match us {
             Color::White => {
                 let single = (free << 8) & empty;
@@ -224,44 +292,32 @@ impl Position {
                 )
             }
         };
-        let back =
-            |to: Square, delta: i32| Square::from_index_masked((to.index() as i32 - delta) as u32);
-        for to in Bitboard(left) & target {
-            self.push_pawn_move(back(to, up_left), to, out);
-        }
-        for to in Bitboard(right) & target {
-            self.push_pawn_move(back(to, up_right), to, out);
-        }
-        for to in Bitboard(single) & target {
-            self.push_pawn_move(back(to, up), to, out);
-        }
-        for to in Bitboard(double) & target {
-            out.push(Move::Normal {
-                role: Role::Pawn,
-                from: back(to, 2 * up),
-                capture: None,
-                to,
-                promotion: None,
-            });
-        }
+        out.pawns(board, Bitboard(left) & target, up_left);
+        out.pawns(board, Bitboard(right) & target, up_right);
+        out.pawns(board, Bitboard(single) & target, up);
+        out.pawns(board, Bitboard(double) & target, 2 * up);
 
         // Pinned pawns, one by one, along their pin line.
         for from in pawns & pinned {
             let allowed = target & attacks::line(king, from);
-            let mut moves = attacks::pawn_attacks(us, from) & Bitboard(theirs);
+            let captures = attacks::pawn_attacks(us, from) & Bitboard(theirs) & allowed;
+            for to in captures {
+                out.pawns(
+                    board,
+                    Bitboard::from(to),
+                    to.index() as i32 - from.index() as i32,
+                );
+            }
             if let Some(one) = from.offset(0, up / 8)
                 && Bitboard(empty).contains(one)
             {
-                moves = moves.with(one);
+                out.pawns(board, Bitboard::from(one) & allowed, up);
                 if from.rank() == Rank::SECOND.relative_to(us)
                     && let Some(two) = one.offset(0, up / 8)
                     && Bitboard(empty).contains(two)
                 {
-                    moves = moves.with(two);
+                    out.pawns(board, Bitboard::from(two) & allowed, 2 * up);
                 }
-            }
-            for to in moves & allowed {
-                self.push_pawn_move(from, to, out);
             }
         }
     }
@@ -278,7 +334,7 @@ impl Position {
         .is_empty()
     }
 
-    fn gen_castling(&self, king: Square, to: Bitboard, out: &mut MoveList) {
+    fn gen_castling<S: Sink>(&self, king: Square, to: Bitboard, out: &mut S) {
         let us = self.turn;
         let occupied = self.board.occupied();
         for side in CastlingSide::ALL {

@@ -3,11 +3,7 @@
 use std::fmt;
 use std::mem::MaybeUninit;
 
-use crate::{
-    castling::CastlingSide,
-    role::Role,
-    square::{Rank, Square},
-};
+use crate::{castling::CastlingSide, role::Role, square::Square};
 
 /// A move, carrying what is needed to play it and to describe it (the moving
 /// role and the captured role) without looking at the board.
@@ -179,13 +175,6 @@ impl fmt::Display for Move {
         }
         Ok(())
     }
-}
-
-/// Whether `to` is a promotion square (first or eighth rank).
-#[inline]
-pub(crate) const fn is_backrank(sq: Square) -> bool {
-    let r = sq.rank().index();
-    r == Rank::FIRST.index() || r == Rank::EIGHTH.index()
 }
 
 /// The most moves a [`MoveList`] holds. Positions reachable in a game have

@@ -1,7 +1,10 @@
 //! Perft: counting the leaf nodes of the legal move tree, the standard
 //! exactness and speed test of a move generator.
 
-use crate::{moves::Move, position::Position};
+use crate::{
+    moves::{Move, MoveList},
+    position::Position,
+};
 
 /// The number of legal move sequences of length `depth` from `pos` (bulk
 /// counting: the last ply counts moves without playing them).
@@ -14,9 +17,10 @@ use crate::{moves::Move, position::Position};
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.legal_moves().len() as u64,
+        1 => pos.count_legal_moves() as u64,
         _ => {
-            let moves = pos.legal_moves();
+            let mut moves = MoveList::new();
+            pos.legal_moves_into(&mut moves);
             let mut nodes = 0;
             for &m in moves.iter() {
                 let mut child = pos.clone();

@@ -36,19 +36,19 @@ static KEYS: [u64; KEY_COUNT] = build();
 /// The key of `piece` standing on `sq`.
 #[inline]
 pub fn piece(piece: Piece, sq: Square) -> u64 {
-    KEYS[(piece.role.index() * 2 + piece.color.index()) * 64 + sq.index()]
+    KEYS[(piece.role.index() * 2 + piece.color.index()) * 64 + (sq.index() & 63)]
 }
 
 /// The key of a castling right held by the rook on `sq`.
 #[inline]
 pub fn castling_rook(sq: Square) -> u64 {
-    KEYS[12 * 64 + sq.index()]
+    KEYS[12 * 64 + (sq.index() & 63)]
 }
 
 /// The key of a legal en-passant capture onto the file of `sq`.
 #[inline]
 pub fn en_passant(sq: Square) -> u64 {
-    KEYS[13 * 64 + sq.file().index()]
+    KEYS[13 * 64 + (sq.file().index() & 7)]
 }
 
 /// The key XORed in when `color` is to move (Black; White adds nothing).
