@@ -196,6 +196,8 @@ impl Castles {
                 for side in CastlingSide::ALL {
                     if self.rook[color.index()][side.index()] == Some(sq) {
                         self.rook[color.index()][side.index()] = None;
+                        self.path[color.index()][side.index()] = Bitboard::EMPTY;
+                        self.king_path[color.index()][side.index()] = Bitboard::EMPTY;
                     }
                 }
             }
@@ -206,8 +208,14 @@ impl Castles {
     /// Removes both rights of `color` (its king moved).
     #[inline]
     pub fn discard_color(&mut self, color: Color) {
+        let rank = Bitboard::from_rank(Rank::FIRST.relative_to(color));
+        if (self.mask & rank).is_empty() {
+            return;
+        }
         self.rook[color.index()] = [None; 2];
-        self.mask = self.mask - Bitboard::from_rank(Rank::FIRST.relative_to(color));
+        self.path[color.index()] = [Bitboard::EMPTY; 2];
+        self.king_path[color.index()] = [Bitboard::EMPTY; 2];
+        self.mask = self.mask - rank;
     }
 }
 

@@ -197,7 +197,7 @@ impl Position {
         let pinned = board.pinned(king, us);
 
         if want(Role::Knight) {
-            for sq in board.by_role(Role::Knight) & ours & from - pinned {
+            for sq in (board.by_role(Role::Knight) & ours & from) - pinned {
                 out.piece(
                     board,
                     Role::Knight,

@@ -374,6 +374,6 @@ mod tests {
         list.retain(|m| m.to() == Square::E4);
         assert_eq!(list.len(), 1);
         assert_eq!(list[0].to(), Square::E4);
-        assert_eq!(std::mem::size_of::<Move>(), 6);
+        assert!(std::mem::size_of::<Move>() <= 6);
     }
 }

@@ -566,3 +566,245 @@ impl fmt::Debug for Position {
         write!(f, "Position({self})")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::EpMode;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    fn uci(p: &Position) -> Vec<String> {
+        let mut v: Vec<String> = p
+            .legal_moves()
+            .iter()
+            .map(|m| m.uci(p.is_chess960()).to_string())
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn has(p: &Position, m: &str) -> bool {
+        uci(p).iter().any(|u| u == m)
+    }
+
+    #[test]
+    fn en_passant_edge_cases() {
+        // (fen, e.p. capture in UCI, legal?)
+        let cases = [
+            // Horizontal pin through both pawns on the fifth rank.
+            ("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1", "b5c6", false),
+            // The capturing pawn leaves a diagonal to its own king.
+            ("8/8/4k3/8/2pP4/8/B5K1/8 b - d3 0 1", "c4d3", false),
+            // The captured pawn was blocking a diagonal (discovered check).
+            ("8/6k1/8/8/3Pp3/8/1B6/4K3 b - d3 0 1", "e4d3", false),
+            // Capturing the checking pawn en passant evades the check.
+            ("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", "e4d3", true),
+            // Plain capture.
+            ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", true),
+        ];
+        for (fen, m, legal) in cases {
+            let p = pos(fen);
+            assert_eq!(has(&p, m), legal, "{fen} {m}");
+            assert_eq!(p.legal_ep_square().is_some(), legal, "{fen}");
+            assert!(p.ep_square().is_some());
+        }
+        // A double step with no enemy pawn beside it: square written, not legal.
+        let p = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        assert_eq!(p.ep_square(), Some(Square::E3));
+        assert_eq!(p.legal_ep_square(), None);
+        // E.p. is possible only right after the double step.
+        let mut p = pos("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1");
+        p.play_unchecked(uci_move(&p, "e2e4"));
+        assert_eq!(p.legal_ep_square(), Some(Square::E3));
+        p.play_unchecked(uci_move(&p, "e8d8"));
+        p.play_unchecked(uci_move(&p, "e1d1"));
+        assert_eq!(p.ep_square(), None);
+        assert!(!has(&p, "d4e3"));
+    }
+
+    fn uci_move(p: &Position, m: &str) -> Move {
+        *p.legal_moves()
+            .iter()
+            .find(|x| x.uci(p.is_chess960()).to_string() == m)
+            .unwrap_or_else(|| panic!("{m} not legal in {p}"))
+    }
+
+    #[test]
+    fn castling_and_attacks() {
+        // (fen, move, legal?)
+        let cases = [
+            ("4k3/8/8/8/8/8/1r3r2/R3K2R w KQ - 0 1", "e1g1", false), // through check
+            ("4k3/8/8/8/8/8/1r3r2/R3K2R w KQ - 0 1", "e1c1", true),  // b1 attacked is fine
+            ("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", "e1g1", false),   // out of check
+            ("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", "e1c1", false),
+            ("4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1", "e1g1", false), // into check
+            ("4k3/8/8/8/8/8/6r1/R3K2R w KQ - 0 1", "e1c1", true),
+            ("4k3/8/8/8/8/8/8/R3K1NR w KQ - 0 1", "e1g1", false), // blocked
+            ("4k3/8/8/8/8/8/8/RN2K2R w KQ - 0 1", "e1c1", false), // b1 must be empty
+        ];
+        for (fen, m, legal) in cases {
+            assert_eq!(has(&pos(fen), m), legal, "{fen} {m}");
+        }
+    }
+
+    #[test]
+    fn chess960_castling() {
+        // King and rook swap squares.
+        let mut p = pos("4k3/8/8/8/8/8/8/5KR1 w G - 0 1");
+        assert!(p.is_chess960());
+        p.play_unchecked(uci_move(&p, "f1g1"));
+        assert_eq!(p.board().to_string(), "4k3/8/8/8/8/8/8/5RK1");
+        // The king does not move.
+        let mut p = pos("4k3/8/8/8/8/8/8/6KR w H - 0 1");
+        p.play_unchecked(uci_move(&p, "g1h1"));
+        assert_eq!(p.board().to_string(), "4k3/8/8/8/8/8/8/5RK1");
+        assert!(p.castles().is_empty());
+        // The castling rook shields c1 from the a1 rook: O-O-O is illegal.
+        let p = pos("4k3/8/8/8/8/8/8/rR2K3 w B - 0 1");
+        assert!(!has(&p, "e1b1"));
+        // Rook on b1, king on c1 stays: the king would stand in check from a1.
+        let p = pos("4k3/8/8/8/8/8/8/rRK5 w B - 0 1");
+        assert!(!has(&p, "c1b1"));
+        let p = pos("4k3/8/8/8/8/8/8/1RK5 w B - 0 1");
+        assert!(has(&p, "c1b1"));
+        // UCI output follows the chess960 flag.
+        let mut p = Position::startpos();
+        let castle = Move::Castle {
+            king: Square::E1,
+            rook: Square::H1,
+        };
+        assert_eq!(castle.uci(p.is_chess960()).to_string(), "e1g1");
+        p.set_chess960(true);
+        assert_eq!(castle.uci(p.is_chess960()).to_string(), "e1h1");
+    }
+
+    #[test]
+    fn repetition_keys() {
+        let no_ep = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        let dead_ep = pos("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        assert_eq!(no_ep.zobrist_key(), dead_ep.zobrist_key());
+        let live_ep = pos("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3");
+        let gone = pos("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3");
+        assert_ne!(live_ep.zobrist_key(), gone.zobrist_key());
+        // Knights out and back: same key, other counters.
+        let mut p = Position::startpos();
+        for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            p.play_unchecked(uci_move(&p, m));
+        }
+        assert_eq!(p.zobrist_key(), Position::startpos().zobrist_key());
+        assert_eq!(
+            p.fen(EpMode::Always),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3"
+        );
+        // Castling rights and side to move count.
+        let no_rights = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Qkq - 0 1");
+        assert_ne!(no_rights.zobrist_key(), Position::startpos().zobrist_key());
+        let black = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert_ne!(black.zobrist_key(), Position::startpos().zobrist_key());
+    }
+
+    #[test]
+    fn incremental_key_matches_fresh_key() {
+        // A deterministic walk through a busy position.
+        let mut p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let mut x = 12345u64;
+        for _ in 0..300 {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            p.play_unchecked(moves[(x >> 33) as usize % moves.len()]);
+            let fresh = pos(&p.to_string());
+            assert_eq!(p.zobrist_key(), fresh.zobrist_key(), "{p}");
+            assert_eq!(p, fresh);
+        }
+    }
+
+    #[test]
+    fn insufficient_material() {
+        // (fen, white cannot mate, black cannot mate)
+        let cases = [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true, true),
+            ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true, true),
+            ("4k3/8/8/8/8/8/8/4KB2 w - - 0 1", true, true),
+            ("4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true, true), // same colour
+            ("4k1b1/8/8/8/8/8/8/2B1K3 w - - 0 1", false, false), // opposite colours
+            ("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", false, true), // bishop pair
+            ("4k3/8/8/8/8/8/8/B1B1K3 w - - 0 1", true, true), // both on dark squares
+            ("4k3/8/8/8/8/8/8/4KNN1 w - - 0 1", false, true),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false, true),
+            ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", false, true),
+            ("4kq2/8/8/8/8/8/8/4KN2 w - - 0 1", true, false),
+            ("4kn2/8/8/8/8/8/8/4KN2 w - - 0 1", false, false),
+        ];
+        for (fen, white, black) in cases {
+            let p = pos(fen);
+            assert_eq!(
+                p.has_insufficient_material_for(Color::White),
+                white,
+                "{fen}"
+            );
+            assert_eq!(
+                p.has_insufficient_material_for(Color::Black),
+                black,
+                "{fen}"
+            );
+            assert_eq!(p.has_insufficient_material(), white && black, "{fen}");
+        }
+    }
+
+    #[test]
+    fn mate_stalemate_play() {
+        let mate = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert!(mate.is_check() && mate.is_checkmate() && !mate.is_stalemate());
+        assert_eq!(mate.checkers(), Bitboard::from(Square::H4));
+        let stale = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert!(stale.is_stalemate() && !stale.is_checkmate());
+        // Double check: only king moves.
+        let double = pos("4k3/8/8/8/8/3n4/8/r3K3 w - - 0 1");
+        assert_eq!(double.checkers().count(), 2);
+        assert!(double.legal_moves().iter().all(|m| m.role() == Role::King));
+        // Pinned piece moves only along the pin line.
+        let pinned = pos("4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1");
+        assert!(
+            uci(&pinned)
+                .iter()
+                .filter(|m| m.starts_with("e2"))
+                .all(|m| m.as_bytes()[2] == b'e')
+        );
+        // Promotions to all four roles.
+        let promo = pos("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        let promos: Vec<_> = uci(&promo)
+            .into_iter()
+            .filter(|m| m.starts_with("e7"))
+            .collect();
+        assert_eq!(promos, ["e7e8b", "e7e8n", "e7e8q", "e7e8r"]);
+        // play() rejects and leaves the position unchanged.
+        let mut p = Position::startpos();
+        let bad = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E2,
+            capture: None,
+            to: Square::E5,
+            promotion: None,
+        };
+        assert!(p.play(bad).is_err());
+        assert_eq!(p, Position::startpos());
+        // Filtered generation: pawn moves to e4 only.
+        let mut list = MoveList::new();
+        p.legal_moves_filtered(
+            Some(Role::Pawn),
+            Bitboard::FULL,
+            Square::E4.into(),
+            &mut list,
+        );
+        assert_eq!(list.len(), 1);
+        assert!(p.is_legal(list[0]));
+    }
+}
