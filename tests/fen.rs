@@ -264,7 +264,7 @@ fn illegal_positions_report_every_problem() {
     let err = Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "illegal position: no white king; no black king"
+        "illegal position: no white king (board field); no black king (board field)"
     );
     assert_eq!(Bitboard::EMPTY.count(), 0);
 }
