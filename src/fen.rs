@@ -265,7 +265,7 @@ fn parse_castling(text: &str, base: usize, board: &Board) -> Result<Bitboard, Pa
         return Err(err(4, ParseFenErrorKind::TrailingGarbage));
     }
     let mut rights = Bitboard::EMPTY;
-    let mut seen = Vec::with_capacity(4);
+    let mut seen = ['-'; 4];
     for (i, c) in text.char_indices() {
         let color = if c.is_ascii_uppercase() {
             Color::White
@@ -292,7 +292,9 @@ fn parse_castling(text: &str, base: usize, board: &Board) -> Result<Bitboard, Pa
         if seen.contains(&c) || rights.contains(rook) {
             return Err(err(i, ParseFenErrorKind::DuplicateCastling(c)));
         }
-        seen.push(c);
+        if let Some(slot) = seen.get_mut(i) {
+            *slot = c;
+        }
         rights = rights.with(rook);
     }
     Ok(rights)
@@ -517,5 +519,44 @@ impl fmt::Display for Setup {
     /// The FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_fen(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn castling_field_written_back() {
+        // (input castling field on a board, written field)
+        let cases = [
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "KQkq"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "KQkq"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1", "kq"),
+            ("1r2k1rr/8/8/8/8/8/8/RR2K2R w BHgb - 0 1", "KBgq"),
+            ("4k3/8/8/8/8/8/8/R3K1RR w KG - 0 1", "KG"),
+            ("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", "KQkq"),
+        ];
+        for (fen, field) in cases {
+            let setup = Setup::from_fen(fen).unwrap();
+            let written = setup.to_fen();
+            assert_eq!(written.split(' ').nth(2), Some(field), "{fen}");
+            assert_eq!(Setup::from_fen(&written).unwrap(), setup, "{fen}");
+        }
+    }
+
+    #[test]
+    fn display_of_errors() {
+        let err = Setup::from_fen("8/8/8/8/8/8/8/8 x - - 0 1").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid FEN: side-to-move field, offset 16: expected 'w' or 'b'"
+        );
+        assert_eq!(
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+                .parse::<Setup>()
+                .map(|s| s.halfmoves),
+            Ok(0)
+        );
     }
 }
