@@ -53,6 +53,6 @@ fn bad_fen_is_a_usage_error_naming_field_and_offset() {
     assert_eq!(code, 2);
     assert_eq!(
         stderr,
-        "pgnkit perft: illegal position: no white king (board field); no black king (board field)\n"
+        "pgnkit perft: illegal position: no white king (board field, offset 0); no black king (board field, offset 0)\n"
     );
 }
