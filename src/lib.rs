@@ -15,24 +15,39 @@
 //!
 //! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`).
 
+pub mod attacks;
 pub mod bitboard;
+pub mod board;
 pub mod castling;
 pub mod color;
 pub mod encoding;
+pub mod fen;
 pub mod input;
+mod movegen;
+pub mod moves;
 pub mod notation;
+pub mod perft;
 pub mod pipeline;
+pub mod position;
 pub mod role;
+pub mod setup;
 pub mod square;
+pub mod zobrist;
 
 pub use crate::{
     bitboard::Bitboard,
-    castling::CastlingSide,
+    board::Board,
+    castling::{Castles, CastlingSide},
     color::Color,
+    fen::{EpMode, FenError, FenField, ParseFenError, ParseFenErrorKind},
     input::{Compression, Input, InputError},
+    moves::{MOVE_LIST_CAPACITY, Move, MoveList, Uci},
     notation::{
         Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Spelling, Suffix,
     },
+    perft::{divide, perft},
+    position::{IllegalMove, Position, PositionError, PositionProblem},
     role::{Piece, Role},
+    setup::Setup,
     square::{File, ParseSquareError, Rank, Square},
 };
