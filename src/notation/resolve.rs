@@ -770,6 +770,58 @@ mod tests {
     }
 
     #[test]
+    fn messages() {
+        let cases = [
+            (START, "Nd4", "illegal move: no knight can move to d4"),
+            (
+                START,
+                "Bb5",
+                "illegal move: no bishop or pawn can move to b5",
+            ),
+            (
+                START,
+                "Nd2",
+                "illegal move: d2 holds a pawn of the side to move",
+            ),
+            (
+                START,
+                "g1-f3",
+                "illegal move: g1 holds a knight, not a pawn",
+            ),
+            (START, "e7e5", "illegal move: e7 holds the opponent's pawn"),
+            (
+                START,
+                "O-O",
+                "illegal move: cannot castle kingside (O-O): f1 is occupied",
+            ),
+            (
+                "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1",
+                "Nf4",
+                "illegal move: the knight on e2 is pinned and cannot move to f4",
+            ),
+            (
+                "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1",
+                "exd6",
+                "illegal move: en passant to d6 not available: the pawn did not just make a double step",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1",
+                "Nd2",
+                "ambiguous move: knights on b1, f1 can move to d2",
+            ),
+            (
+                "4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1",
+                "Bc4",
+                "ambiguous move: B can be the bishop on f1 or the pawn on c3, both can move to c4",
+            ),
+        ];
+        for (fen, token, message) in cases {
+            let err = resolve(fen, token, LetterPolicy::Auto).unwrap_err();
+            assert_eq!(err.to_string(), message, "{fen} {token}");
+        }
+    }
+
+    #[test]
     fn bishop_or_pawn_by_board_and_origin() {
         let fen = "4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1";
         let pawn = Move::Normal {
