@@ -33,6 +33,30 @@ pub enum LetterPolicy {
     German,
 }
 
+impl LetterPolicy {
+    /// The policy after reading a token with `letters`: `Auto` becomes
+    /// `English` or `German` once a token uses letters of one alphabet only
+    /// (`N R Q P` or `S L T D`), so a game's later `B`s are read in the
+    /// alphabet it has shown. Other policies stay as they are.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{LetterPolicy, Letters};
+    /// assert_eq!(LetterPolicy::Auto.settle(Letters::German), LetterPolicy::German);
+    /// assert_eq!(LetterPolicy::Auto.settle(Letters::Either), LetterPolicy::Auto);
+    /// assert_eq!(LetterPolicy::English.settle(Letters::German), LetterPolicy::English);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn settle(self, letters: Letters) -> LetterPolicy {
+        match (self, letters) {
+            (LetterPolicy::Auto, Letters::English) => LetterPolicy::English,
+            (LetterPolicy::Auto, Letters::German) => LetterPolicy::German,
+            (policy, _) => policy,
+        }
+    }
+}
+
 /// What a token resolves to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Resolved {
