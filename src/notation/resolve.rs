@@ -63,7 +63,7 @@ pub enum Resolved {
     /// The one legal move the token describes.
     Move(Move),
     /// A null move (`--`, `Z0`, `0000`); whether it is allowed is the
-    /// caller's decision.
+    /// caller's decision ([`Position::play_null`] plays it).
     Null,
 }
 
@@ -445,18 +445,16 @@ impl MoveToken {
         }
         let to = query.to;
         if found == Role::King && query.promotion.is_none() {
-            if board.by_piece(Role::Rook.of(us)).contains(to) && from.rank() == to.rank() {
+            let back = Rank::FIRST.relative_to(us);
+            let on_back_rank = from.rank() == back && to.rank() == back;
+            if on_back_rank && board.by_piece(Role::Rook.of(us)).contains(to) {
                 let side = CastlingSide::from_files(from.file(), to.file());
                 if pos.castles().rook(us, side) != Some(to) {
                     return Err(IllegalReason::NoCastlingRight { side }.into());
                 }
                 return castle(pos, side);
             }
-            let back = Rank::FIRST.relative_to(us);
-            if from.rank() == back
-                && to.rank() == back
-                && from.file().index().abs_diff(to.file().index()) == 2
-            {
+            if on_back_rank && from.file().index().abs_diff(to.file().index()) == 2 {
                 let side = CastlingSide::from_files(from.file(), to.file());
                 if side.king_to(us) == to {
                     return castle(pos, side);
@@ -752,6 +750,7 @@ mod tests {
             ("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", "O-O-O", Auto, illegal(NoCastlingRight { side: QueenSide })),
             ("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", "e1c1", Auto, illegal(NoCastlingRight { side: QueenSide })),
             ("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", "e1a1", Auto, illegal(NoCastlingRight { side: QueenSide })),
+            ("4k3/8/8/8/4K2R/8/8/8 w - - 0 1", "e4h4", Auto, illegal(CaptureOwn { to: sq("h4"), role: Rook })),
             ("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1", "O-O", Auto, illegal(CastlingInCheck { side: KingSide })),
             ("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "O-O", Auto,
                 illegal(CastlingThroughCheck { side: KingSide, square: sq("f1") })),
