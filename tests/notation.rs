@@ -8,10 +8,13 @@ mod common;
 
 use std::path::Path;
 
-use pgnkit::{LetterPolicy, Lint, Move, MoveToken, Position, Resolved, Style, notation::Notation};
+use pgnkit::{
+    Alphabet, LetterPolicy, Lint, Move, MoveToken, Position, Resolved, Style, notation::Notation,
+};
 
 /// The styles written, each with the letter policy that reads it back.
-fn styles() -> [(&'static str, Style, LetterPolicy); 9] {
+fn styles() -> [(&'static str, Style, LetterPolicy); 11] {
+    let figurine_lan = Style::new(Notation::Long, Alphabet::Figurine);
     [
         ("san", Style::SAN, LetterPolicy::English),
         ("lan", Style::LAN, LetterPolicy::English),
@@ -34,6 +37,12 @@ fn styles() -> [(&'static str, Style, LetterPolicy); 9] {
             LetterPolicy::German,
         ),
         ("figurine", Style::FIGURINE, LetterPolicy::Auto),
+        ("figurine-lan", figurine_lan, LetterPolicy::Auto),
+        (
+            "figurine-lan+P",
+            figurine_lan.with_pawn_letter(true),
+            LetterPolicy::Auto,
+        ),
     ]
 }
 
@@ -144,9 +153,10 @@ fn depth_two_from_startpos_and_kiwipete() {
     ] {
         let root = Position::from_fen(fen).unwrap();
         let mut positions = 0;
+        let mut trips = 0;
         let mut visit = |pos: &Position, path: &[Move]| {
             let origin = format!("{name} after {path:?}");
-            round_trip(pos, &origin, &mut failures);
+            trips += round_trip(pos, &origin, &mut failures);
             positions += 1;
         };
         visit(&root, &[]);
@@ -164,6 +174,7 @@ fn depth_two_from_startpos_and_kiwipete() {
             positions, expected,
             "{name}: 1 + depth 1 + depth 2 positions"
         );
+        eprintln!("{name}: {positions} positions up to depth 2, {trips} round trips");
     }
     failures.truncate(20);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
