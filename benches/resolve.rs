@@ -1,5 +1,5 @@
 //! Move-text speed: parse + resolve + play the SAN mainlines of generated
-//! games, and write them back in SAN. `cargo bench --bench resolve`.
+//! games, also with lints, and write them back in SAN. `cargo bench --bench resolve`.
 //!
 //! Until the PGN reader exists, games are pseudo-random legal games from a
 //! fixed seed (up to 80 plies), written in SAN by the writer under test.
@@ -84,6 +84,28 @@ fn replay(games: &[Game]) -> usize {
     total
 }
 
+/// Replays every game like `validate`: parse, resolve, play, lint (the
+/// generated SAN must have no lint); returns the number of moves.
+fn validate(games: &[Game]) -> usize {
+    let mut total = 0;
+    for game in games {
+        let mut pos = Position::startpos();
+        for text in game.san.split(' ') {
+            let token = MoveToken::parse(text.as_bytes()).expect("generated SAN parses");
+            let m = token
+                .resolve(&pos, LetterPolicy::English)
+                .expect("generated SAN resolves")
+                .as_move()
+                .expect("no null moves");
+            let before = pos.clone();
+            pos.play_unchecked(m);
+            assert!(token.lints(&before, m, &pos).is_empty(), "{text}");
+            total += 1;
+        }
+    }
+    total
+}
+
 /// Replays every game writing each move in SAN; returns the bytes written.
 fn write(games: &[Game]) -> usize {
     let mut bytes = 0;
@@ -122,6 +144,18 @@ fn main() {
     }
     println!(
         "parse + resolve + play: best of {runs}: {best:.3} s, {:.2} M moves/s",
+        expected as f64 / best / 1e6
+    );
+
+    let mut best = f64::INFINITY;
+    for _ in 0..runs {
+        let start = Instant::now();
+        let moves = validate(black_box(&games));
+        best = best.min(start.elapsed().as_secs_f64());
+        assert_eq!(moves, expected);
+    }
+    println!(
+        "parse + resolve + play + lint: best of {runs}: {best:.3} s, {:.2} M moves/s",
         expected as f64 / best / 1e6
     );
 
