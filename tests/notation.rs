@@ -240,3 +240,52 @@ fn every_token_resolves_consistently() {
     failures.truncate(20);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The lichess opening book (`corpus/lichess-chess-openings/*.tsv`, plain
+/// SAN lines without comments): every move resolves in English, carries no
+/// lint, and the writer gives back exactly the text of the book.
+#[test]
+fn lichess_openings_rewrite_exactly() {
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let (mut lines, mut moves) = (0, 0);
+    for file in ["a", "b", "c", "d", "e"] {
+        let path = dir.join(format!("corpus/lichess-chess-openings/{file}.tsv"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for line in text.lines().skip(1) {
+            let Some(pgn) = line.split('\t').nth(2) else {
+                failures.push(format!("{file}.tsv: no pgn column in {line:?}"));
+                continue;
+            };
+            lines += 1;
+            let mut pos = Position::startpos();
+            // Move numbers are the only other tokens in these lines.
+            for san in pgn.split(' ').filter(|t| !t.ends_with('.')) {
+                moves += 1;
+                let token = MoveToken::parse(san.as_bytes());
+                let resolved = token.map(|t| (t, t.resolve(&pos, LetterPolicy::English)));
+                let (token, m) = match resolved {
+                    Ok((token, Ok(Resolved::Move(m)))) => (token, m),
+                    other => {
+                        failures.push(format!("{pgn}: {san}: {other:?}"));
+                        break;
+                    }
+                };
+                let written = Style::SAN.text(&pos, m);
+                let before = pos.clone();
+                pos.play_unchecked(m);
+                let lints = token.lints(&before, m, &pos);
+                if &*written != san || !lints.is_empty() {
+                    let lints: Vec<Lint> = lints.iter().collect();
+                    failures.push(format!("{pgn}: {san} written {written}, lints {lints:?}"));
+                }
+            }
+        }
+    }
+    eprintln!("{lines} opening lines, {moves} moves");
+    assert!(lines > 3_000, "{lines}");
+    failures.truncate(20);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
