@@ -10,7 +10,7 @@ use crate::{
     castling::{Castles, CastlingSide},
     color::Color,
     moves::{Move, MoveList},
-    role::{Piece, Role},
+    role::Role,
     setup::Setup,
     square::{File, Rank, Square},
     zobrist,
@@ -577,17 +577,15 @@ fn ep_square_plausible(board: &Board, turn: Color, ep: Square) -> bool {
     if ep.rank() != Rank::SIXTH.relative_to(turn) {
         return false;
     }
-    let forward = turn.fold(8, -8);
-    let (Some(pawn), Some(behind)) = (ep.offset(0, -forward / 8), ep.offset(0, forward / 8)) else {
+    // Seen from the side to move, the pawn that double-stepped stands one
+    // rank below the square and its start square is one rank above.
+    let up = turn.fold(1, -1);
+    let (Some(pawn), Some(start)) = (ep.offset(0, -up), ep.offset(0, up)) else {
         return false;
     };
     !board.occupied().contains(ep)
-        && !board.occupied().contains(behind)
-        && board.piece_at(pawn)
-            == Some(Piece {
-                color: !turn,
-                role: Role::Pawn,
-            })
+        && !board.occupied().contains(start)
+        && board.piece_at(pawn) == Some(Role::Pawn.of(!turn))
 }
 
 impl fmt::Debug for Position {
