@@ -45,7 +45,9 @@ pub use crate::{
     input::{Compression, Input, InputError},
     moves::{MOVE_LIST_CAPACITY, Move, MoveList, Uci},
     notation::{
-        Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Spelling, Suffix,
+        Alphabet, IllegalReason, LetterPolicy, Letters, Lint, Lints, MoveKind, MoveText, MoveToken,
+        Mover, Notation, ParseMoveTokenError, ParseStyleError, ResolveError, Resolved, Spelling,
+        Style, Suffix, write_move,
     },
     perft::{divide, perft},
     position::{IllegalMove, Position, PositionError, PositionProblem},
