@@ -15,29 +15,48 @@
 //!
 //! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`).
 
+#![warn(missing_docs)]
+
+pub mod attacks;
 pub mod bitboard;
+pub mod board;
 pub mod castling;
 pub mod color;
 pub mod encoding;
+pub mod fen;
 pub mod input;
+mod movegen;
+pub mod moves;
 pub mod notation;
+pub mod perft;
 pub mod pgn;
 pub mod pipeline;
+pub mod position;
 pub mod role;
+pub mod setup;
 pub mod square;
+pub mod zobrist;
 
 pub use crate::{
     bitboard::Bitboard,
-    castling::CastlingSide,
+    board::Board,
+    castling::{Castles, CastlingSide},
     color::Color,
+    fen::{EpMode, FenError, FenField, ParseFenError, ParseFenErrorKind},
     input::{Compression, Input, InputError},
+    moves::{MOVE_LIST_CAPACITY, Move, MoveList, Uci},
     notation::{
-        Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Spelling, Suffix,
+        Alphabet, IllegalReason, LetterPolicy, Letters, Lint, Lints, MoveKind, MoveText, MoveToken,
+        Mover, Notation, ParseMoveTokenError, ParseStyleError, ResolveError, Resolved, Spelling,
+        Style, Suffix, write_move,
     },
+    perft::{divide, perft},
     pgn::{
         Game, GameFramer, ParsePgnError, RawGame, ReadPgnError, WriteOptions, parse_game,
         visit_mainline, write_game,
     },
+    position::{IllegalMove, Position, PositionError, PositionProblem},
     role::{Piece, Role},
+    setup::Setup,
     square::{File, ParseSquareError, Rank, Square},
 };

@@ -1,6 +1,8 @@
 //! The command-line front end: argument parsing and one module per
 //! subcommand. Only this side uses clap, anyhow and indicatif.
 
+mod perft;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -31,14 +33,16 @@ struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {}
+enum Command {
+    Perft(perft::PerftArgs),
+}
 
 /// Parses the command line and runs the subcommand.
-// The first subcommand arrives with the rules core; until then the enum is empty.
-#[allow(unreachable_code, unused_variables)]
 pub fn run() -> anyhow::Result<Exit> {
     let cli = Cli::parse();
-    match cli.command {}
+    match &cli.command {
+        Command::Perft(args) => perft::run(args),
+    }
 }
 
 /// Whether an error chain is, at bottom, a closed output pipe.

@@ -1,48 +1,4 @@
-//! Move tokens as written: every move notation pgnkit reads, parsed without
-//! a position.
-//!
-//! A [`MoveToken`] says *what* a token claims (which piece, from where, to
-//! where, capture, promotion) and *how* it was spelled ([`Notation`],
-//! [`Letters`], [`Spelling`] flags, [`Suffix`]). Whether the move is legal,
-//! and which piece `B` means (bishop in English, Bauer in German), is
-//! decided later against a position.
-//!
-//! Accepted spellings:
-//! - SAN: `e4`, `Nbd7`, `R1a3`, `Qh4xe1`, `exd6`, `e8=Q`, `O-O`, `O-O-O`;
-//! - common variants: `0-0`, `0-0-0`, `e8Q`, `e8(Q)`, `e8/Q`, `Pe4`, `e:d5`,
-//!   `exd6e.p.`/`exd6ep`, `+`, `++`, `#`;
-//! - long algebraic: `e2-e4`, `Ng1-f3`, `Ng1xf3`, `Ng1f3`, `e4xd5`,
-//!   `e7-e8=Q`, `e7-e8Q`;
-//! - UCI: `e2e4`, `e7e8q` (or `e7e8Q`), `e1g1`;
-//! - German letters `K D T L S B` (`Sf3`, `Lxb5`, `Dd1-f3`, `b2-b1=D`,
-//!   `Be2-e4` with `B` for Bauer);
-//! - figurines `♔♕♖♗♘♙` (and the black ones), also as promotion pieces;
-//! - null moves: `--`, `Z0`, `0000`, `@@@@`.
-//!
-//! How a token is classified:
-//! - A token with a whole origin square is [`Notation::Uci`] when it has no
-//!   piece letter, no separator and at most a bare promotion (`e7e8q`), and
-//!   [`Notation::Long`] otherwise. SAN's rare full-square disambiguation
-//!   (`Qh4xe1`) is text of long algebraic too and reads as `Long`; only the
-//!   position can tell whether the origin was needed.
-//! - [`Letters`]: `N R Q P` are English, `S L T D` German, `K` both. `B`
-//!   naming the mover is both (bishop or Bauer) unless another letter
-//!   settles it (`Bb7-b8=D` is a German pawn move); as a promotion piece `B`
-//!   is English, since German never promotes to a Bauer. English and German
-//!   letters in one token, or letters with figurines, are an error.
-//! - Lower-case letters are never pieces: `bxc3` is a pawn capture and
-//!   `nf3` an error. Lower-case promotion letters are UCI's only.
-//! - The en-passant mark goes after the destination and before `+`/`#`,
-//!   only on a pawn capture; a separate `e.p.` token is the grammar's
-//!   business (see [`is_ep_mark`]).
-//! - Null moves take no suffix.
-//!
-//! Parsing is a single left-to-right pass over the bytes without
-//! allocation; errors carry the offset of the first byte that cannot belong
-//! to any accepted spelling.
-//!
-//! Move-quality glyphs (`!`, `?`, `!?` …) are not part of a move token: the
-//! PGN grammar splits them off before calling [`MoveToken::parse`].
+//! The move-token parser: bytes to [`MoveToken`], without a position.
 
 use std::str::FromStr;
 

@@ -1,0 +1,416 @@
+//! Writing a legal move in any notation, with check and mate marks
+//! computed from the position.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::token::Notation;
+use crate::{
+    bitboard::Bitboard,
+    moves::{Move, MoveList},
+    position::Position,
+    role::Role,
+};
+
+/// How piece names are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Alphabet {
+    /// `K Q R B N P`.
+    English,
+    /// `K D T L S B`.
+    German,
+    /// `♔ ♕ ♖ ♗ ♘ ♙` (the white figurines for both sides).
+    Figurine,
+}
+
+impl Alphabet {
+    /// The letter (or figurine) of `role`.
+    #[inline]
+    pub const fn char(self, role: Role) -> char {
+        match self {
+            Alphabet::English => role.upper_char(),
+            Alphabet::German => role.german_char(),
+            Alphabet::Figurine => role.figurine(),
+        }
+    }
+}
+
+/// A way of writing moves: notation, alphabet and options.
+///
+/// The presets are [`Style::SAN`] (`Nbd7 exd6 e8=Q+ O-O-O#`), [`Style::LAN`]
+/// (`Ng1-f3 e4xd5 e7-e8=Q O-O`), [`Style::UCI`] (`e1g1`, king takes rook in
+/// Chess960 positions), [`Style::DE`] (`Sf3 Lb5 Dxd4 e8=D`),
+/// [`Style::DE_LAN`] (`Dd1-f3 b7-b5 e4xd5 b2-b1=D`) and [`Style::FIGURINE`]
+/// (`♘f3 e8=♕`); they parse from their names (`"de-lan"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Style {
+    /// Short algebraic, long algebraic or UCI (which ignores the options
+    /// below and writes no check marks).
+    pub notation: Notation,
+    /// How pieces are named.
+    pub alphabet: Alphabet,
+    /// Whether pawns get a letter too (`Pe4`, German `Be2-e4`).
+    pub pawn_letter: bool,
+    /// Whether en-passant captures get a separate ` e.p.` mark after the
+    /// move (`e5xd6 e.p.`).
+    pub ep_mark: bool,
+}
+
+impl Style {
+    /// Standard algebraic notation: `Nbd7`, `exd6`, `e8=Q+`, `O-O-O#`.
+    pub const SAN: Style = Style::new(Notation::San, Alphabet::English);
+    /// Long algebraic notation: `e2-e4`, `Ng1-f3`, `e4xd5`, `e7-e8=Q`, `O-O`.
+    pub const LAN: Style = Style::new(Notation::Long, Alphabet::English);
+    /// UCI: `e2e4`, `e7e8q`, `e1g1` (`e1h1` in Chess960 positions).
+    pub const UCI: Style = Style::new(Notation::Uci, Alphabet::English);
+    /// SAN with German letters: `Sf3`, `Lb5`, `Dxd4`, `e8=D`.
+    pub const DE: Style = Style::new(Notation::San, Alphabet::German);
+    /// Long algebraic with German letters: `Dd1-f3`, `b7-b5`, `b2-b1=D`.
+    pub const DE_LAN: Style = Style::new(Notation::Long, Alphabet::German);
+    /// SAN with figurines: `♘f3`, `e8=♕`.
+    pub const FIGURINE: Style = Style::new(Notation::San, Alphabet::Figurine);
+
+    /// A style without pawn letters and en-passant marks.
+    pub const fn new(notation: Notation, alphabet: Alphabet) -> Style {
+        Style {
+            notation,
+            alphabet,
+            pawn_letter: false,
+            ep_mark: false,
+        }
+    }
+
+    /// This style with pawn letters on or off.
+    #[must_use]
+    pub const fn with_pawn_letter(mut self, on: bool) -> Style {
+        self.pawn_letter = on;
+        self
+    }
+
+    /// This style with ` e.p.` marks on or off.
+    #[must_use]
+    pub const fn with_ep_mark(mut self, on: bool) -> Style {
+        self.ep_mark = on;
+        self
+    }
+
+    /// The text of `m`, a legal move in `pos`, in this style.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{LetterPolicy, MoveToken, Position, Style};
+    ///
+    /// let pos = Position::startpos();
+    /// let m = MoveToken::parse(b"Nf3")?.resolve(&pos, LetterPolicy::Auto)?.as_move().unwrap();
+    /// assert_eq!(Style::DE_LAN.text(&pos, m).as_str(), "Sg1-f3");
+    /// assert_eq!(Style::FIGURINE.text(&pos, m).as_str(), "♘f3");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn text(self, pos: &Position, m: Move) -> MoveText {
+        let mut text = MoveText::new();
+        // No move needs more than the buffer holds.
+        let _ = write_move(&mut text, pos, m, self);
+        text
+    }
+
+    /// How this style writes a null move: `0000` in UCI, `--` otherwise.
+    pub const fn null(self) -> &'static str {
+        match self.notation {
+            Notation::Uci => "0000",
+            _ => "--",
+        }
+    }
+}
+
+/// Error of [`Style::from_str`]: not a style name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown move style (expected san, lan, uci, de, de-lan or figurine)")]
+pub struct ParseStyleError;
+
+impl FromStr for Style {
+    type Err = ParseStyleError;
+
+    /// Reads a preset by name: `san`, `lan`, `uci`, `de`, `de-lan`,
+    /// `figurine`.
+    fn from_str(s: &str) -> Result<Style, ParseStyleError> {
+        Ok(match s {
+            "san" => Style::SAN,
+            "lan" => Style::LAN,
+            "uci" => Style::UCI,
+            "de" => Style::DE,
+            "de-lan" => Style::DE_LAN,
+            "figurine" => Style::FIGURINE,
+            _ => return Err(ParseStyleError),
+        })
+    }
+}
+
+/// Writes `m`, a legal move in `pos`, in `style` to `out`. Check (`+`) and
+/// mate (`#`) marks come from playing the move; SAN disambiguates by file if
+/// that suffices, else by rank, else by both, looking only at legal moves.
+///
+/// # Errors
+/// Only the errors of `out`.
+///
+/// # Examples
+/// ```
+/// use pgnkit::{Move, Position, Role, Square, Style, write_move};
+///
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
+/// let m = Move::Normal { role: Role::Knight, from: Square::B1, capture: None, to: Square::D2, promotion: None };
+/// let mut s = String::new();
+/// write_move(&mut s, &pos, m, Style::SAN)?;
+/// assert_eq!(s, "Nbd2");
+/// # Ok::<_, std::fmt::Error>(())
+/// ```
+pub fn write_move<W: fmt::Write>(
+    out: &mut W,
+    pos: &Position,
+    m: Move,
+    style: Style,
+) -> fmt::Result {
+    if style.notation == Notation::Uci {
+        return write!(out, "{}", m.uci(pos.is_chess960()));
+    }
+    let letter = |role| style.alphabet.char(role);
+    if let Some(side) = m.castling_side() {
+        out.write_str(side.san())?;
+    } else {
+        let role = m.role();
+        let (from, to) = (m.from(), m.to());
+        if role != Role::Pawn || style.pawn_letter {
+            out.write_char(letter(role))?;
+        }
+        if style.notation == Notation::Long {
+            write!(out, "{from}")?;
+            out.write_char(if m.is_capture() { 'x' } else { '-' })?;
+        } else {
+            let (file, rank) = disambiguation(pos, m);
+            if file {
+                out.write_char(from.file().char())?;
+            }
+            if rank {
+                out.write_char(from.rank().char())?;
+            }
+            if m.is_capture() {
+                out.write_char('x')?;
+            }
+        }
+        write!(out, "{to}")?;
+        if let Some(promotion) = m.promotion() {
+            out.write_char('=')?;
+            out.write_char(letter(promotion))?;
+        }
+    }
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    if after.is_check() {
+        out.write_char(if after.has_legal_moves() { '+' } else { '#' })?;
+    }
+    if style.ep_mark && m.is_en_passant() {
+        out.write_str(" e.p.")?;
+    }
+    Ok(())
+}
+
+/// Whether SAN writes the origin file and rank of `m`: pawn captures the
+/// file; pieces as little as tells `m` apart from the other legal moves of
+/// the same role to the same square (file first, then rank, then both).
+pub(super) fn disambiguation(pos: &Position, m: Move) -> (bool, bool) {
+    let role = m.role();
+    match role {
+        Role::Pawn => return (m.is_capture(), false),
+        Role::King => return (false, false),
+        _ => {}
+    }
+    let from = m.from();
+    let mut list = MoveList::new();
+    pos.legal_moves_filtered(
+        Some(role),
+        Bitboard::FULL,
+        Bitboard::from(m.to()),
+        &mut list,
+    );
+    let others: Bitboard = list
+        .iter()
+        .filter(|o| !matches!(o, Move::Castle { .. }) && o.from() != from)
+        .map(|o| o.from())
+        .collect();
+    if others.is_empty() {
+        (false, false)
+    } else if (others & Bitboard::from_file(from.file())).is_empty() {
+        (true, false)
+    } else if (others & Bitboard::from_rank(from.rank())).is_empty() {
+        (false, true)
+    } else {
+        (true, true)
+    }
+}
+
+/// A move's text held inline (no heap allocation): what [`Style::text`]
+/// returns. Dereferences to `str`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveText {
+    buf: [u8; MoveText::CAPACITY],
+    len: u8,
+}
+
+impl MoveText {
+    /// The most bytes a text holds; the longest move text any style writes
+    /// (figurine long algebraic, `♙e5xd6+ e.p.` or `♙b7xa8=♕#`) needs 14.
+    pub const CAPACITY: usize = 31;
+
+    /// An empty text.
+    pub const fn new() -> MoveText {
+        MoveText {
+            buf: [0; MoveText::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // Only whole `str`s are ever appended, so the bytes are UTF-8.
+        std::str::from_utf8(&self.buf[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl Default for MoveText {
+    fn default() -> MoveText {
+        MoveText::new()
+    }
+}
+
+impl fmt::Write for MoveText {
+    /// Appends `s`, or fails (appending nothing) when it does not fit.
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let start = usize::from(self.len);
+        let end = start + s.len();
+        let slot = self.buf.get_mut(start..end).ok_or(fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = u8::try_from(end).map_err(|_| fmt::Error)?;
+        Ok(())
+    }
+}
+
+impl std::ops::Deref for MoveText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt::Write as _;
+
+    use super::*;
+    use crate::notation::{LetterPolicy, MoveToken};
+
+    /// Resolves `token` in `fen` and writes it in `style`.
+    fn rewrite(fen: &str, token: &str, style: Style) -> String {
+        let pos = Position::from_fen(fen).unwrap();
+        let m = MoveToken::parse(token.as_bytes())
+            .unwrap()
+            .resolve(&pos, LetterPolicy::Auto)
+            .unwrap()
+            .as_move()
+            .unwrap();
+        style.text(&pos, m).to_string()
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    /// The German long examples, each in a position where it is legal.
+    #[test]
+    fn german_long() {
+        let de_lan = Style::DE_LAN;
+        #[rustfmt::skip]
+        let cases = [
+            ("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "Qf3", de_lan, "Dd1-f3"),
+            ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "b5", de_lan, "b7-b5"),
+            ("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "exd5", de_lan, "e4xd5"),
+            ("rnbqkbnr/pp2pppp/8/8/8/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 3", "Qa5", de_lan, "Dd8-a5"),
+            ("rnbqkbnr/pp2pppp/8/8/8/8/PP3PPP/RNBQKBNR b KQkq - 0 3", "Qa5", de_lan, "Dd8-a5+"),
+            ("4k3/8/8/8/8/8/1p6/4K3 b - - 0 1", "b1=Q", de_lan, "b2-b1=D+"),
+            ("4k3/8/8/8/8/8/1p5K/8 b - - 0 1", "b1=Q", de_lan, "b2-b1=D"),
+            (START, "e4", de_lan.with_pawn_letter(true), "Be2-e4"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "O-O", de_lan, "O-O"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "O-O-O", de_lan, "O-O-O"),
+            ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6", de_lan.with_ep_mark(true), "e5xd6 e.p."),
+            ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6", Style::SAN.with_ep_mark(true), "exd6 e.p."),
+        ];
+        for (fen, token, style, expected) in cases {
+            assert_eq!(rewrite(fen, token, style), expected, "{fen} {token}");
+        }
+    }
+
+    #[test]
+    fn every_style() {
+        #[rustfmt::skip]
+        let cases = [
+            (START, "Nf3", ["Nf3", "Ng1-f3", "g1f3", "Sf3", "Sg1-f3", "♘f3"]),
+            (START, "e4", ["e4", "e2-e4", "e2e4", "e4", "e2-e4", "e4"]),
+            ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nbd2", ["Nbd2", "Nb1-d2", "b1d2", "Sbd2", "Sb1-d2", "♘bd2"]),
+            ("4k3/8/8/N7/8/8/8/N3K3 w - - 0 1", "N1b3", ["N1b3", "Na1-b3", "a1b3", "S1b3", "Sa1-b3", "♘1b3"]),
+            ("4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1", "Qa1c3", ["Qa1c3", "Qa1-c3", "a1c3", "Da1c3", "Da1-c3", "♕a1c3"]),
+            ("3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1", "exd8=Q+", ["exd8=Q+", "e7xd8=Q+", "e7d8q", "exd8=D+", "e7xd8=D+", "exd8=♕+"]),
+            ("r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1", "Rxa8+", ["Rxa8+", "Ra1xa8+", "a1a8", "Txa8+", "Ta1xa8+", "♖xa8+"]),
+            ("6k1/5ppp/8/8/8/8/8/R3K3 w Q - 0 1", "O-O-O", ["O-O-O", "O-O-O", "e1c1", "O-O-O", "O-O-O", "O-O-O"]),
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8#", ["Ra8#", "Ra1-a8#", "a1a8", "Ta8#", "Ta1-a8#", "♖a8#"]),
+            // A pinned knight does not force disambiguation.
+            ("4k3/8/8/8/8/8/8/1N2KN1r w - - 0 1", "Nd2", ["Nd2", "Nb1-d2", "b1d2", "Sd2", "Sb1-d2", "♘d2"]),
+            // Chess960: king b1 castles with the rook on a1.
+            ("1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1", "O-O-O", ["O-O-O", "O-O-O", "b1a1", "O-O-O", "O-O-O", "O-O-O"]),
+        ];
+        let styles = [
+            Style::SAN,
+            Style::LAN,
+            Style::UCI,
+            Style::DE,
+            Style::DE_LAN,
+            Style::FIGURINE,
+        ];
+        for (fen, token, expected) in cases {
+            for (style, want) in styles.into_iter().zip(expected) {
+                assert_eq!(rewrite(fen, token, style), want, "{fen} {token} {style:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn names_and_text() {
+        for (name, style) in [
+            ("san", Style::SAN),
+            ("lan", Style::LAN),
+            ("uci", Style::UCI),
+            ("de", Style::DE),
+            ("de-lan", Style::DE_LAN),
+            ("figurine", Style::FIGURINE),
+        ] {
+            assert_eq!(name.parse::<Style>(), Ok(style));
+        }
+        assert_eq!("SAN".parse::<Style>(), Err(ParseStyleError));
+        let mut text = MoveText::new();
+        assert!(text.write_str(&"x".repeat(MoveText::CAPACITY + 1)).is_err());
+        assert_eq!(text.as_str(), "");
+        assert!(text.write_str("♘f3").is_ok());
+        assert_eq!(&*text, "♘f3");
+        assert_eq!(Style::UCI.null(), "0000");
+        assert_eq!(Style::DE.null(), "--");
+    }
+}

@@ -1,0 +1,211 @@
+//! Perft against every published suite in `../shared/data/perft/`.
+//!
+//! The always-on test runs each position up to the deepest depth whose
+//! published count stays under a node budget (1 M nodes: about 2.7 G nodes
+//! in all). `full_suite` is ignored: it runs every published depth, about
+//! 4.1 T nodes (hours); `PGNKIT_PERFT_BUDGET=N` caps it at counts ≤ N:
+//!
+//! ```text
+//! PGNKIT_PERFT_BUDGET=10000000 cargo test --release --test perft -- --ignored
+//! ```
+
+mod common;
+
+use std::path::Path;
+
+use pgnkit::{Position, perft};
+
+struct Case {
+    origin: String,
+    fen: String,
+    counts: Vec<(u32, u64)>,
+}
+
+/// `id`/`epd`/`perft N count` blocks (shakmaty, dartchess).
+fn parse_blocks(text: &str, file: &str, cases: &mut Vec<Case>) {
+    let mut current: Option<Case> = None;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(fen) = line.strip_prefix("epd ") {
+            cases.extend(current.take());
+            current = Some(Case {
+                origin: format!("{file}:{}", i + 1),
+                fen: fen.trim().to_owned(),
+                counts: Vec::new(),
+            });
+        } else if let Some(rest) = line.strip_prefix("perft ") {
+            let mut parts = rest.split_whitespace();
+            let depth = parts.next().and_then(|d| d.parse().ok());
+            let nodes = parts.next().and_then(|n| n.parse().ok());
+            match (depth, nodes, current.as_mut()) {
+                (Some(d), Some(n), Some(case)) => case.counts.push((d, n)),
+                _ => panic!("{file}:{}: bad perft line {line:?}", i + 1),
+            }
+        }
+    }
+    cases.extend(current);
+}
+
+/// `FEN ;D1 20 ;D2 400` lines, `#` comments (python-chess suites).
+fn parse_epd(text: &str, file: &str, cases: &mut Vec<Case>) {
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split(';');
+        let fen = parts.next().unwrap_or_default().trim().to_owned();
+        let counts = parts
+            .filter_map(|p| {
+                let p = p.trim().strip_prefix('D')?;
+                let (d, n) = p.split_once(' ')?;
+                Some((d.parse().ok()?, n.trim().parse().ok()?))
+            })
+            .collect();
+        cases.push(Case {
+            origin: format!("{file}:{}", i + 1),
+            fen,
+            counts,
+        });
+    }
+}
+
+fn load(dir: &Path) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (file, blocks) in [
+        ("shakmaty/tricky.perft", true),
+        ("shakmaty/random.perft", true),
+        ("shakmaty/chess960.perft", true),
+        ("dartchess/impossible-checker.perft", true),
+        ("pychess/perftsuite.epd", false),
+        ("pychess/perftsuite2.epd", false),
+        ("pychess/frc_perftsuite.epd", false),
+    ] {
+        let text = std::fs::read_to_string(dir.join("perft").join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        if blocks {
+            parse_blocks(&text, file, &mut cases);
+        } else {
+            parse_epd(&text, file, &mut cases);
+        }
+    }
+    cases
+}
+
+fn run(budget: u64) {
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    let cases = load(&dir);
+    let with_counts = cases.iter().filter(|c| !c.counts.is_empty()).count();
+    // 9 + 127 + 32 (pychess) + 26 + 5,471 + 960 (shakmaty) + 3 (dartchess).
+    assert_eq!(with_counts, 6_628, "positions with published counts");
+    let started = std::time::Instant::now();
+    let mut failures = Vec::new();
+    let mut nodes = 0;
+    let mut runs = 0;
+    for case in &cases {
+        let pos = match Position::from_fen(&case.fen) {
+            Ok(pos) => pos,
+            Err(err) => {
+                failures.push(format!("{} {}: {err}", case.origin, case.fen));
+                continue;
+            }
+        };
+        for (i, &(depth, expected)) in case.counts.iter().enumerate() {
+            if i > 0 && expected > budget {
+                break;
+            }
+            let got = perft(&pos, depth);
+            nodes += got;
+            runs += 1;
+            if got != expected {
+                failures.push(format!(
+                    "{} {} depth {depth}: {got} != {expected}",
+                    case.origin, case.fen
+                ));
+                break;
+            }
+        }
+    }
+    eprintln!(
+        "{} positions, {runs} perft runs, {nodes} nodes in {:.1} s",
+        cases.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn suites_under_budget() {
+    run(1_000_000);
+}
+
+#[test]
+#[ignore]
+fn full_suite() {
+    let budget = std::env::var("PGNKIT_PERFT_BUDGET")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(u64::MAX);
+    run(budget);
+}
+
+#[test]
+fn frc_openings_parse() {
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    let path = dir.join("perft/stockfish-books/FRC_openings.epd");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut count = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let pos = Position::from_fen(line.trim()).unwrap_or_else(|e| panic!("{line}: {e}"));
+        // KQkq with the outermost rooks is written back unchanged.
+        assert_eq!(pos.to_string(), line.trim());
+        assert_eq!(pos.castles().mask().count(), 4, "{line}");
+        assert_eq!(perft(&pos, 1), pos.legal_moves().len() as u64);
+        count += 1;
+    }
+    assert_eq!(count, 960);
+}
+
+/// The filtered generator (used to resolve SAN) agrees with filtering the
+/// full list, and counting agrees with listing, on every suite position.
+#[test]
+fn filtered_generation_agrees_with_full_list() {
+    use pgnkit::{Bitboard, MoveList, Role};
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    for case in load(&dir) {
+        let Ok(pos) = Position::from_fen(&case.fen) else {
+            continue;
+        };
+        let all = pos.legal_moves();
+        assert_eq!(pos.count_legal_moves(), all.len(), "{}", case.fen);
+        for role in Role::ALL {
+            let mut targets = Bitboard::EMPTY;
+            for m in all.iter().filter(|m| m.role() == role) {
+                targets = targets.with(m.to()).with(m.king_to());
+            }
+            for to in targets {
+                let mut got = MoveList::new();
+                pos.legal_moves_filtered(Some(role), Bitboard::FULL, to.into(), &mut got);
+                let want: Vec<_> = all
+                    .iter()
+                    .filter(|m| m.role() == role && (m.to() == to || m.king_to() == to))
+                    .copied()
+                    .collect();
+                let mut got: Vec<_> = got.to_vec();
+                got.sort_by_key(|m| format!("{m:?}"));
+                let mut want = want;
+                want.sort_by_key(|m| format!("{m:?}"));
+                assert_eq!(got, want, "{} {role} to {to}", case.fen);
+            }
+        }
+        for &m in all.iter() {
+            assert!(pos.is_legal(m), "{} {m}", case.fen);
+        }
+    }
+}
