@@ -326,11 +326,6 @@ fn plain_move_number(input: &[u8]) -> Option<(usize, u32)> {
     Some((digits + dots, n))
 }
 
-/// Leading whitespace: skipped between tokens.
-pub fn whitespace(input: &[u8]) -> IResult<&[u8], &[u8]> {
-    multispace0(input)
-}
-
 /// The extent of a tag line's `[…]`: up to the first `]` outside a quoted
 /// value, or the line end (the framer's rule).
 fn tag_extent(input: &[u8]) -> usize {

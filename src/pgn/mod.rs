@@ -41,7 +41,7 @@ pub use self::{
     },
     grammar::{
         Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
-        symbol, tag_name, tag_pair, whitespace,
+        symbol, tag_name, tag_pair,
     },
     span::Span,
     tag::{Tag, escape, unescape},
