@@ -177,6 +177,53 @@ fn run_set(label: &str, text: &[u8], games: usize, tag: &str) {
         fast,
     );
 
+    // The parser alone, on the mainline tokens copied out of the games.
+    let mut bytes = Vec::new();
+    let mut ends = Vec::new();
+    let mut framer = GameFramer::new(text);
+    while let Some(game) = framer.next_game() {
+        visit_mainline(&game.expect("frame"), |event| {
+            if let MainlineEvent::Move { text, .. } = event {
+                bytes.extend_from_slice(text);
+                ends.push(bytes.len());
+            }
+        });
+    }
+    let tokens: Vec<&[u8]> = ends
+        .iter()
+        .scan(0, |start, &end| {
+            let token = &bytes[*start..end];
+            *start = end;
+            Some(token)
+        })
+        .collect();
+    let valid = tokens
+        .iter()
+        .filter(|t| MoveToken::parse(t).is_ok())
+        .count();
+    let parse_only = best(
+        runs,
+        || {
+            let ok = tokens
+                .iter()
+                .filter(|token| MoveToken::parse(std::hint::black_box(token)).is_ok())
+                .count();
+            assert_eq!(ok, valid, "valid tokens");
+            games
+        },
+        games,
+        "MoveToken::parse alone",
+    );
+    if !parse_only.is_zero() {
+        println!(
+            "{:<40} {:>8.3} s {:>9.1} ns/token ({} tokens)",
+            "MoveToken::parse alone",
+            parse_only.as_secs_f64(),
+            parse_only.as_secs_f64() * 1e9 / tokens.len() as f64,
+            tokens.len()
+        );
+    }
+
     let full = best(
         runs,
         || {

@@ -193,7 +193,19 @@ impl MoveToken {
     /// assert_eq!(MoveToken::parse(b"Nf3zzz"), Err(ParseMoveTokenError::Unexpected { offset: 3 }));
     /// # Ok::<_, ParseMoveTokenError>(())
     /// ```
+    #[inline]
     pub fn parse(token: &[u8]) -> Result<MoveToken, ParseMoveTokenError> {
+        match parse_common(token) {
+            Some(parsed) => Ok(parsed),
+            None => MoveToken::parse_general(token),
+        }
+    }
+
+    /// The general parser: every accepted spelling and every error. Kept
+    /// out of line so that [`parse`](MoveToken::parse)'s fast path inlines
+    /// into its callers.
+    #[inline(never)]
+    fn parse_general(token: &[u8]) -> Result<MoveToken, ParseMoveTokenError> {
         let reader = Reader {
             bytes: token,
             pos: 0,
@@ -217,6 +229,95 @@ impl FromStr for MoveToken {
     fn from_str(s: &str) -> Result<MoveToken, ParseMoveTokenError> {
         MoveToken::parse(s.as_bytes())
     }
+}
+
+/// The piece letters [`parse_common`] reads, by byte: the mover each names
+/// and its alphabet. `P` is left to the general parser (it is a
+/// [`Spelling::PAWN_LETTER`]), and so are figurines.
+static COMMON_PIECE: [Option<(Mover, Letters)>; 256] = {
+    let mut table = [None; 256];
+    table[b'N' as usize] = Some((Mover::Role(Role::Knight), Letters::English));
+    table[b'B' as usize] = Some((Mover::BishopOrPawn, Letters::Either));
+    table[b'R' as usize] = Some((Mover::Role(Role::Rook), Letters::English));
+    table[b'Q' as usize] = Some((Mover::Role(Role::Queen), Letters::English));
+    table[b'K' as usize] = Some((Mover::Role(Role::King), Letters::Either));
+    table[b'S' as usize] = Some((Mover::Role(Role::Knight), Letters::German));
+    table[b'L' as usize] = Some((Mover::Role(Role::Bishop), Letters::German));
+    table[b'T' as usize] = Some((Mover::Role(Role::Rook), Letters::German));
+    table[b'D' as usize] = Some((Mover::Role(Role::Queen), Letters::German));
+    table
+};
+
+#[inline(always)]
+fn common_file(b: u8) -> Option<File> {
+    File::new(u32::from(b.wrapping_sub(b'a')))
+}
+
+#[inline(always)]
+fn common_rank(b: u8) -> Option<Rank> {
+    Rank::new(u32::from(b.wrapping_sub(b'1')))
+}
+
+/// The fast path of [`MoveToken::parse`]: the shapes nearly every real
+/// token has (`e4`, `Nf3`, `exd5`, `Nxe5`, `Nbd7`, `R1a3`, `Nbxd7`, `R1xa3`,
+/// each with an optional `+` or `#`), or `None` for the general parser to
+/// decide. Whatever it accepts, the general parser reads the same way (a
+/// test compares the two).
+#[inline(always)]
+fn parse_common(token: &[u8]) -> Option<MoveToken> {
+    let (body, suffix) = match token {
+        [body @ .., b'+'] => (body, Some(Suffix::Check)),
+        [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
+        _ => (token, None),
+    };
+    let [head @ .., file, rank] = body else {
+        return None;
+    };
+    let to = Square::from_coords(common_file(*file)?, common_rank(*rank)?);
+    let origin = |b: u8| match (common_file(b), common_rank(b)) {
+        (Some(file), _) => Some((Some(file), None)),
+        (None, Some(rank)) => Some((None, Some(rank))),
+        (None, None) => None,
+    };
+    let (mover, letters, (from_file, from_rank), capture) = match *head {
+        [] => (Mover::Unnamed, Letters::None, (None, None), false),
+        [piece] => {
+            let (mover, letters) = COMMON_PIECE[usize::from(piece)]?;
+            (mover, letters, (None, None), false)
+        }
+        [first, b'x'] => match COMMON_PIECE[usize::from(first)] {
+            Some((mover, letters)) => (mover, letters, (None, None), true),
+            None => (
+                Mover::Unnamed,
+                Letters::None,
+                (Some(common_file(first)?), None),
+                true,
+            ),
+        },
+        [piece, from] => {
+            let (mover, letters) = COMMON_PIECE[usize::from(piece)]?;
+            (mover, letters, origin(from)?, false)
+        }
+        [piece, from, b'x'] => {
+            let (mover, letters) = COMMON_PIECE[usize::from(piece)]?;
+            (mover, letters, origin(from)?, true)
+        }
+        _ => return None,
+    };
+    Some(MoveToken {
+        kind: MoveKind::Normal {
+            mover,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotion: None,
+        },
+        notation: Notation::San,
+        letters,
+        spelling: Spelling::STANDARD,
+        suffix,
+    })
 }
 
 /// Whether `token` is an en-passant mark written as a token of its own
@@ -910,6 +1011,78 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(MoveToken::parse(text.as_bytes()), expected, "{text:?}");
         }
+    }
+
+    /// The fast path agrees with the general parser on every token it
+    /// takes, and declines nothing it should parse the same way.
+    fn same_as_general(token: &[u8]) {
+        let general = MoveToken::parse_general(token);
+        if let Some(fast) = parse_common(token) {
+            assert_eq!(Ok(fast), general, "{:?}", String::from_utf8_lossy(token));
+        }
+        assert_eq!(
+            MoveToken::parse(token),
+            general,
+            "{:?}",
+            String::from_utf8_lossy(token)
+        );
+    }
+
+    /// Every string of up to four bytes over the bytes moves are made of,
+    /// and up to six over the fast path's own.
+    #[test]
+    fn fast_path_matches_general_parser_on_generated_tokens() {
+        fn all(alphabet: &[u8], max: usize, check: &mut impl FnMut(&[u8])) {
+            let mut text = Vec::new();
+            fn go(alphabet: &[u8], max: usize, text: &mut Vec<u8>, check: &mut impl FnMut(&[u8])) {
+                check(text);
+                if text.len() == max {
+                    return;
+                }
+                for &b in alphabet {
+                    text.push(b);
+                    go(alphabet, max, text, check);
+                    text.pop();
+                }
+            }
+            go(alphabet, max, &mut text, check);
+        }
+        let mut count = 0usize;
+        let mut check = |token: &[u8]| {
+            same_as_general(token);
+            count += 1;
+        };
+        all(b"abeh0189NBRQKPSLTDxX:-=+#O(/)pi.\xE2", 4, &mut check);
+        all(b"ah18NBPKx+#=", 6, &mut check);
+        assert!(count > 3_000_000, "{count}");
+    }
+
+    /// Every whitespace-separated word of the shared corpus (moves, move
+    /// numbers, comment words, garbage) parses the same both ways.
+    #[test]
+    fn fast_path_matches_general_parser_on_corpus_words() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/corpus");
+        let mut stack = vec![dir];
+        let mut words = 0usize;
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "pgn") {
+                    let text = std::fs::read(&path).expect("read corpus file");
+                    let delimiter = |b: &u8| b.is_ascii_whitespace() || b"{}()[];$\"!?".contains(b);
+                    for word in text.split(delimiter).filter(|w| !w.is_empty()) {
+                        same_as_general(word);
+                        words += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("{words} corpus words");
     }
 
     #[test]
