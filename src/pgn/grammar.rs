@@ -135,6 +135,31 @@ fn is_delimiter(b: u8) -> bool {
     CLASS[usize::from(b)] & DELIMITER != 0
 }
 
+/// The length of the move token at the start of `input`: up to the first
+/// delimiter, at least one byte.
+#[inline(always)]
+fn symbol_len(input: &[u8]) -> usize {
+    // Move tokens are 2 to 7 bytes: look at the first eight at once, without
+    // a branch per byte, and find the first delimiter among them.
+    if let Some(head) = input.first_chunk::<8>() {
+        // Bit i + 1 is set if byte i is a delimiter (`DELIMITER` is bit 1);
+        // bit 9 stands for the byte after the eight.
+        let mut mask = 1u32 << 9;
+        for (i, &b) in head.iter().enumerate() {
+            mask |= u32::from(CLASS[usize::from(b)] & DELIMITER) << i;
+        }
+        let len = ((mask >> 1).trailing_zeros() as usize).max(1);
+        if len < 8 {
+            return len;
+        }
+    }
+    input
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] & DELIMITER != 0)
+        .unwrap_or(input.len())
+        .max(1)
+}
+
 const fn is_delimiter_slow(b: u8) -> bool {
     matches!(
         b,
@@ -453,7 +478,7 @@ impl<'a> Tokens<'a> {
     /// The fast path's step: like [`next`](Iterator::next), but passes over
     /// whitespace, plain move numbers and complete comments without
     /// producing tokens.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_significant(&mut self) -> Option<Token<'a>> {
         if self.pending.is_some() {
             return self.next();
@@ -553,14 +578,10 @@ impl<'a> Tokens<'a> {
     }
 
     /// Reads a move token (or a separate e.p. mark) at `start`.
+    #[inline(always)]
     fn symbol_token(&mut self, start: usize) -> Token<'a> {
         let input = &self.source[start..];
-        // The hot loop of the tokenizer: a table lookup per byte.
-        let len = input
-            .iter()
-            .position(|&b| CLASS[usize::from(b)] & DELIMITER != 0)
-            .unwrap_or(input.len())
-            .max(1);
+        let len = symbol_len(input);
         let text = &input[..len];
         self.pos = start + len;
         if text.len() <= 4 && text[0] == b'e' && is_ep_mark(text) {
