@@ -292,13 +292,7 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let magic = &ROOK_MAGICS[sq.index() & 63];
     let i = magic.index(occupied.0);
-    debug_assert!(i < ROOK_TABLE_SIZE);
-    // Safety: `build_table` stored an entry at `magic.index(subset)` for
-    // every subset of `magic.mask`, all below `ROOK_TABLE_SIZE` (else the
-    // const evaluation would have failed on an out-of-bounds index), and
-    // `index` only depends on `occupied & magic.mask`, one of those subsets.
-    // Skipping the bounds check is worth ~5% of perft speed.
-    Bitboard(unsafe { *ROOK_TABLE.get_unchecked(i) })
+    Bitboard(ROOK_TABLE[i])
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
@@ -306,9 +300,7 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let magic = &BISHOP_MAGICS[sq.index() & 63];
     let i = magic.index(occupied.0);
-    debug_assert!(i < BISHOP_TABLE_SIZE);
-    // Safety: as in `rook_attacks`.
-    Bitboard(unsafe { *BISHOP_TABLE.get_unchecked(i) })
+    Bitboard(BISHOP_TABLE[i])
 }
 
 /// Squares a rook on `sq` attacks on an empty board.

@@ -13,7 +13,7 @@ use crate::{
     board::Board,
     castling::CastlingSide,
     color::Color,
-    position::{Position, PositionError},
+    position::{Position, PositionError, PositionProblem},
     role::{Piece, Role},
     setup::Setup,
     square::{File, Rank, Square},
@@ -139,15 +139,53 @@ pub struct ParseFenError {
 
 /// Error of [`Position::from_fen`]: bad syntax, or a well-formed FEN of an
 /// illegal position.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum FenError {
     /// The text is not a well-formed FEN.
-    #[error(transparent)]
-    Parse(#[from] ParseFenError),
-    /// The FEN describes an illegal position.
-    #[error(transparent)]
-    Position(#[from] PositionError),
+    Parse(ParseFenError),
+    /// The FEN describes an illegal position: every problem, and for each
+    /// the byte offset where it shows (the offending character, or the
+    /// start of its field).
+    Position {
+        /// The problems found.
+        error: PositionError,
+        /// One offset per problem, in the same order.
+        offsets: Vec<usize>,
+    },
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Parse(err) => err.fmt(f),
+            FenError::Position { error, offsets } => {
+                f.write_str("illegal position: ")?;
+                for (i, (problem, offset)) in error.problems.iter().zip(offsets).enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{problem} ({} field, offset {offset})", problem.field())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for FenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FenError::Parse(err) => Some(err),
+            FenError::Position { error, .. } => Some(error),
+        }
+    }
+}
+
+impl From<ParseFenError> for FenError {
+    fn from(err: ParseFenError) -> FenError {
+        FenError::Parse(err)
+    }
 }
 
 /// Which en-passant square a written FEN shows.
@@ -265,37 +303,98 @@ fn parse_castling(text: &str, base: usize, board: &Board) -> Result<Bitboard, Pa
         return Err(err(4, ParseFenErrorKind::TrailingGarbage));
     }
     let mut rights = Bitboard::EMPTY;
-    let mut seen = Vec::with_capacity(4);
+    let mut seen = ['-'; 4];
     for (i, c) in text.char_indices() {
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let rank = Rank::FIRST.relative_to(color);
-        let rook = match c.to_ascii_lowercase() {
-            'k' | 'q' => {
-                let side = if c.eq_ignore_ascii_case(&'k') {
-                    CastlingSide::KingSide
-                } else {
-                    CastlingSide::QueenSide
-                };
-                outermost_rook(board, color, side)
-                    .ok_or(err(i, ParseFenErrorKind::NoCastlingRook(c)))?
-            }
-            'a'..='h' => match File::from_char(c.to_ascii_lowercase()) {
-                Some(file) => Square::from_coords(file, rank),
-                None => return Err(err(i, ParseFenErrorKind::BadCastling(c))),
-            },
-            _ => return Err(err(i, ParseFenErrorKind::BadCastling(c))),
-        };
+        let rook = castling_square(c, board).map_err(|kind| err(i, kind))?;
         if seen.contains(&c) || rights.contains(rook) {
             return Err(err(i, ParseFenErrorKind::DuplicateCastling(c)));
         }
-        seen.push(c);
+        if let Some(slot) = seen.get_mut(i) {
+            *slot = c;
+        }
         rights = rights.with(rook);
     }
     Ok(rights)
+}
+
+/// The rook square a castling letter stands for on `board`.
+fn castling_square(c: char, board: &Board) -> Result<Square, ParseFenErrorKind> {
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let rank = Rank::FIRST.relative_to(color);
+    match c.to_ascii_lowercase() {
+        'k' => outermost_rook(board, color, CastlingSide::KingSide)
+            .ok_or(ParseFenErrorKind::NoCastlingRook(c)),
+        'q' => outermost_rook(board, color, CastlingSide::QueenSide)
+            .ok_or(ParseFenErrorKind::NoCastlingRook(c)),
+        lower => File::from_char(lower)
+            .map(|file| Square::from_coords(file, rank))
+            .ok_or(ParseFenErrorKind::BadCastling(c)),
+    }
+}
+
+/// Where in a well-formed FEN `problem` shows: the offending character
+/// when there is one, else the start of its field.
+fn locate(text: &str, setup: &Setup, problem: PositionProblem) -> usize {
+    // The text parsed, so fields are separated by single spaces.
+    let mut starts = [0; 6];
+    let mut field = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if b == b' ' {
+            field += 1;
+            if let Some(start) = starts.get_mut(field) {
+                *start = i + 1;
+            }
+        }
+    }
+    let field_text = |n: usize| {
+        let start = starts.get(n).copied().unwrap_or(0);
+        let rest = text.get(start..).unwrap_or("");
+        (start, rest.split(' ').next().unwrap_or(""))
+    };
+    let (_, board) = field_text(0);
+    match problem {
+        PositionProblem::KingCount { color, count } if count >= 2 => board
+            .match_indices(Role::King.of(color).char())
+            .nth(1)
+            .map_or(0, |(i, _)| i),
+        PositionProblem::KingCount { .. } => 0,
+        PositionProblem::PawnOnBackRank(sq) => square_offset(board, sq).unwrap_or(0),
+        PositionProblem::OppositeCheck => starts[1],
+        PositionProblem::InvalidCastlingRight(sq) => {
+            let (start, castling) = field_text(2);
+            castling
+                .char_indices()
+                .find(|&(_, c)| castling_square(c, &setup.board) == Ok(sq))
+                .map_or(start, |(i, _)| start + i)
+        }
+        PositionProblem::InvalidEpSquare(_) => starts[3],
+    }
+}
+
+/// The offset of the piece letter for `sq` in a FEN board field.
+fn square_offset(board: &str, sq: Square) -> Option<usize> {
+    let mut rank = 7;
+    let mut file = 0;
+    for (i, c) in board.char_indices() {
+        match c {
+            '/' => {
+                rank -= 1;
+                file = 0;
+            }
+            '1'..='8' => file += c as usize - '0' as usize,
+            _ => {
+                if rank == sq.rank().index() && file == sq.file().index() {
+                    return Some(i);
+                }
+                file += 1;
+            }
+        }
+    }
+    None
 }
 
 /// The rook of `color` furthest from its king on `side`, on the back rank.
@@ -484,7 +583,15 @@ impl Position {
     /// # Ok::<(), pgnkit::FenError>(())
     /// ```
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
-        Ok(Position::from_setup(&Setup::from_fen(text)?)?)
+        let setup = Setup::from_fen(text).map_err(FenError::Parse)?;
+        Position::from_setup(&setup).map_err(|error| {
+            let offsets = error
+                .problems
+                .iter()
+                .map(|&p| locate(text, &setup, p))
+                .collect();
+            FenError::Position { error, offsets }
+        })
     }
 
     /// The position as a FEN, with the en-passant square shown as `mode`
@@ -517,5 +624,44 @@ impl fmt::Display for Setup {
     /// The FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_fen(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn castling_field_written_back() {
+        // (input castling field on a board, written field)
+        let cases = [
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "KQkq"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "KQkq"),
+            ("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1", "kq"),
+            ("1r2k1rr/8/8/8/8/8/8/RR2K2R w BHgb - 0 1", "KBgq"),
+            ("4k3/8/8/8/8/8/8/R3K1RR w KG - 0 1", "KG"),
+            ("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1", "KQkq"),
+        ];
+        for (fen, field) in cases {
+            let setup = Setup::from_fen(fen).unwrap();
+            let written = setup.to_fen();
+            assert_eq!(written.split(' ').nth(2), Some(field), "{fen}");
+            assert_eq!(Setup::from_fen(&written).unwrap(), setup, "{fen}");
+        }
+    }
+
+    #[test]
+    fn display_of_errors() {
+        let err = Setup::from_fen("8/8/8/8/8/8/8/8 x - - 0 1").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid FEN: side-to-move field, offset 16: expected 'w' or 'b'"
+        );
+        assert_eq!(
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+                .parse::<Setup>()
+                .map(|s| s.halfmoves),
+            Ok(0)
+        );
     }
 }

@@ -15,6 +15,8 @@
 //!
 //! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`).
 
+#![warn(missing_docs)]
+
 pub mod attacks;
 pub mod bitboard;
 pub mod board;

@@ -150,6 +150,25 @@ impl Position {
         self.generate(None, Bitboard::FULL, Bitboard::FULL, out);
     }
 
+    /// The legal castling move to `side`, if any (for `O-O` / `O-O-O`).
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{CastlingSide, Position};
+    /// let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1").unwrap();
+    /// let castle = pos.castling_move(CastlingSide::QueenSide).unwrap();
+    /// assert_eq!(castle.uci(false).to_string(), "e8c8");
+    /// ```
+    pub fn castling_move(&self, side: CastlingSide) -> Option<Move> {
+        let rook = self.castles.rook(self.turn, side)?;
+        let king = self.our_king()?;
+        let mut list = MoveList::new();
+        if self.checkers().is_empty() {
+            self.gen_castling(king, Bitboard::from(rook), &mut list);
+        }
+        list.first().copied()
+    }
+
     /// The number of legal moves, counted without making them.
     ///
     /// # Examples

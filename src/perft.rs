@@ -44,3 +44,35 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_counts() {
+        let cases: [(&str, &[u64]); 3] = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                &[1, 20, 400, 8_902, 197_281],
+            ),
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                &[1, 48, 2_039, 97_862],
+            ),
+            // Chess960, Shredder castling letters.
+            (
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+                &[1, 21, 528, 12_189],
+            ),
+        ];
+        for (fen, counts) in cases {
+            let pos = Position::from_fen(fen).unwrap();
+            for (depth, &expected) in counts.iter().enumerate() {
+                assert_eq!(perft(&pos, depth as u32), expected, "{fen} depth {depth}");
+            }
+            let total: u64 = divide(&pos, 3).iter().map(|&(_, n)| n).sum();
+            assert_eq!(total, counts[3]);
+        }
+    }
+}

@@ -107,7 +107,7 @@ impl fmt::Display for PositionError {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "{p}")?;
+            write!(f, "{p} ({} field)", p.field())?;
         }
         Ok(())
     }
@@ -423,7 +423,7 @@ impl Position {
         let us = self.turn;
         let old_castles = self.castles.mask();
         self.ep_square = None;
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         match m {
             Move::Normal {
                 role,
@@ -494,7 +494,7 @@ impl Position {
             self.key ^= zobrist::castling_rook(sq);
         }
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !us;
         self.key ^= zobrist::turn(Color::Black);

@@ -167,7 +167,10 @@ fn malformed_syntax() {
 
 fn problems(fen: &str) -> Vec<PositionProblem> {
     match Position::from_fen(fen) {
-        Err(FenError::Position(e)) => e.problems,
+        Err(FenError::Position { error, offsets }) => {
+            assert_eq!(error.problems.len(), offsets.len());
+            error.problems
+        }
         other => panic!("{fen:?}: expected a position error, got {other:?}"),
     }
 }
@@ -261,10 +264,30 @@ fn illegal_positions_report_every_problem() {
         }
         assert_eq!(problems(fen), expected, "{fen}");
     }
-    let err = Position::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
+    // Each problem is located in the text.
+    let cases = [
+        ("4k2P/8/8/8/8/8/8/p3K3 w - - 0 1", vec![17, 3]),
+        ("4k3/8/8/8/8/8/8/4K1K1 w - - 0 1", vec![19]),
+        ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", vec![22]),
+        ("4k3/8/8/8/8/8/8/R3K1R1 w KB - 0 1", vec![26]),
+        ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", vec![24]),
+    ];
+    for (fen, expected) in cases {
+        match Position::from_fen(fen) {
+            Err(FenError::Position { offsets, .. }) => assert_eq!(offsets, expected, "{fen}"),
+            other => panic!("{fen}: {other:?}"),
+        }
+    }
+    let err = Position::from_fen("4k2P/8/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "illegal position: no white king; no black king"
+        "illegal position: pawn on back rank (h8) (board field, offset 3)"
+    );
+    let err = pgnkit::Position::from_setup(&Setup::from_fen("8/8/8/8/8/8/8/8 w - - 0 1").unwrap())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "illegal position: no white king (board field); no black king (board field)"
     );
     assert_eq!(Bitboard::EMPTY.count(), 0);
 }
