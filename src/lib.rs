@@ -29,6 +29,7 @@ mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 pub mod pipeline;
 pub mod position;
 pub mod role;
@@ -50,6 +51,10 @@ pub use crate::{
         Style, Suffix, write_move,
     },
     perft::{divide, perft},
+    pgn::{
+        Game, GameFramer, ParsePgnError, RawGame, ReadPgnError, WriteOptions, parse_game,
+        visit_mainline, write_game,
+    },
     position::{IllegalMove, Position, PositionError, PositionProblem},
     role::{Piece, Role},
     setup::Setup,

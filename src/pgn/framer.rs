@@ -1,0 +1,771 @@
+//! Streaming game framer: finds where each game starts and ends in a byte
+//! stream, from one bounded buffer, without parsing the games.
+//!
+//! See [`GameFramer`] for the rules.
+
+use std::io::{self, Read};
+
+use crate::pgn::error::ReadPgnError;
+
+/// The default bound on one game's size: 256 MiB.
+pub const DEFAULT_MAX_GAME_BYTES: usize = 256 << 20;
+
+const INITIAL_BUFFER: usize = 256 << 10;
+
+/// One game's text as framed, borrowed from the framer's buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawGame<'a> {
+    /// 1-based number of the game in the input.
+    pub number: u64,
+    /// Absolute byte offset of the game's first byte in the input.
+    pub offset: u64,
+    /// 1-based line of the game's first byte.
+    pub first_line: u64,
+    /// The game's text, up to (not including) the blank line or next tag
+    /// section that ended it.
+    pub bytes: &'a [u8],
+}
+
+impl<'a> RawGame<'a> {
+    /// A game from text that did not come from a framer: number 1, line 1,
+    /// offset 0.
+    pub fn from_bytes(bytes: &'a [u8]) -> RawGame<'a> {
+        RawGame {
+            number: 1,
+            offset: 0,
+            first_line: 1,
+            bytes,
+        }
+    }
+}
+
+/// Where a game came from, for a game copied out of the framer
+/// ([`GameFramer::next_game_into`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameInfo {
+    /// 1-based number of the game in the input.
+    pub number: u64,
+    /// Absolute byte offset of the game's first byte in the input.
+    pub offset: u64,
+    /// 1-based line of the game's first byte.
+    pub first_line: u64,
+}
+
+impl GameInfo {
+    /// The game as a [`RawGame`] over its copied text.
+    pub fn with_bytes(self, bytes: &[u8]) -> RawGame<'_> {
+        RawGame {
+            number: self.number,
+            offset: self.offset,
+            first_line: self.first_line,
+            bytes,
+        }
+    }
+}
+
+/// Where the scanner is inside the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// Between games: nothing of a game seen yet.
+    Between,
+    /// Only tag pairs (and blank or escape lines) so far.
+    Tags,
+    /// Only tags and comments so far: a blank line does not end the game.
+    Prelude,
+    /// Movetext has begun: a blank line or a tag line ends the game.
+    Movetext,
+}
+
+/// What the scanner does at the current position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// At the start of a line (after `indent` spaces or tabs already skipped).
+    LineStart { indented: bool },
+    /// Inside a tag line, in or out of a quoted value.
+    Tag { in_string: bool },
+    /// After a tag pair's `]`, on the same line.
+    TagTail,
+    /// Movetext, in the middle of a line.
+    Text,
+    /// Inside a `{…}` comment.
+    Comment,
+    /// Skipping to the end of the line (`;` comment, `%` escape).
+    SkipLine,
+}
+
+enum Step {
+    /// The game ends at `pos`.
+    End,
+    /// The buffer is exhausted before a decision.
+    NeedMore,
+}
+
+/// Splits a byte stream into games. Memory use is bounded by the largest
+/// game (at most [`max_game_bytes`](GameFramer::with_max_game_bytes)).
+///
+/// # Game boundaries
+/// Lines end at LF, CRLF or a lone CR. Outside `{…}` comments, `;` comments
+/// and tag values:
+/// - blank lines, `%` escape lines and lines starting with `;` between
+///   games belong to no game;
+/// - a game starts at its first other line: a tag line (first non-blank byte
+///   `[`) or movetext without tags;
+/// - blank lines inside the tag section, and between the tags (or a comment
+///   before the first move) and the movetext, do not end a game;
+/// - once movetext has begun (any token other than a comment), the game ends
+///   at the next blank line or tag line.
+///
+/// A `[` at the start of a line inside a multi-line `{…}` comment starts
+/// nothing, and a `{` inside a `;` comment or a tag value opens nothing.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::GameFramer;
+/// let pgn = b"[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+/// let mut framer = GameFramer::new(&pgn[..]);
+/// let mut lines = Vec::new();
+/// while let Some(game) = framer.next_game() {
+///     lines.push(game?.first_line);
+/// }
+/// assert_eq!(lines, [1, 5]);
+/// # Ok::<(), pgnkit::pgn::ReadPgnError>(())
+/// ```
+#[derive(Debug)]
+pub struct GameFramer<R> {
+    reader: R,
+    buf: Vec<u8>,
+    /// Scan position in `buf`.
+    pos: usize,
+    /// End of valid data in `buf`.
+    filled: usize,
+    /// Absolute offset of `buf[0]`.
+    base: u64,
+    /// Line number at `pos`.
+    line: u64,
+    eof: bool,
+    failed: bool,
+    started: bool,
+    section: Section,
+    mode: Mode,
+    game_start: usize,
+    game_offset: u64,
+    game_line: u64,
+    number: u64,
+    oversized: bool,
+    max_game_bytes: usize,
+}
+
+impl<R: Read> GameFramer<R> {
+    /// A framer over `reader` with the default game size bound
+    /// ([`DEFAULT_MAX_GAME_BYTES`]).
+    pub fn new(reader: R) -> GameFramer<R> {
+        GameFramer {
+            reader,
+            buf: Vec::new(),
+            pos: 0,
+            filled: 0,
+            base: 0,
+            line: 1,
+            eof: false,
+            failed: false,
+            started: false,
+            section: Section::Between,
+            mode: Mode::LineStart { indented: false },
+            game_start: 0,
+            game_offset: 0,
+            game_line: 1,
+            number: 0,
+            oversized: false,
+            max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+        }
+    }
+
+    /// Sets the bound on one game's size in bytes (at least 1 KiB); a larger
+    /// game is reported as [`ReadPgnError::GameTooLarge`] and skipped.
+    pub fn with_max_game_bytes(mut self, max: usize) -> GameFramer<R> {
+        self.max_game_bytes = max.max(1024);
+        self
+    }
+
+    /// The next game, borrowed from the framer's buffer until the next call.
+    ///
+    /// Returns `None` at the end of the input (and after an I/O error).
+    ///
+    /// # Errors
+    /// [`ReadPgnError::Io`] when reading fails (no games follow);
+    /// [`ReadPgnError::GameTooLarge`] for a game over the size bound (the
+    /// next call goes on after it).
+    pub fn next_game(&mut self) -> Option<Result<RawGame<'_>, ReadPgnError>> {
+        match self.frame() {
+            Ok(Some((start, end))) => Some(Ok(RawGame {
+                number: self.number,
+                offset: self.game_offset,
+                first_line: self.game_line,
+                bytes: &self.buf[start..end],
+            })),
+            Ok(None) => None,
+            Err(err) => Some(Err(err)),
+        }
+    }
+
+    /// Like [`next_game`](Self::next_game), but appends the game's text to
+    /// `out` (for batching owned games to worker threads) and returns where
+    /// it came from.
+    ///
+    /// # Errors
+    /// As [`next_game`](Self::next_game).
+    pub fn next_game_into(&mut self, out: &mut Vec<u8>) -> Option<Result<GameInfo, ReadPgnError>> {
+        match self.frame() {
+            Ok(Some((start, end))) => {
+                out.extend_from_slice(&self.buf[start..end]);
+                Some(Ok(GameInfo {
+                    number: self.number,
+                    offset: self.game_offset,
+                    first_line: self.game_line,
+                }))
+            }
+            Ok(None) => None,
+            Err(err) => Some(Err(err)),
+        }
+    }
+
+    /// Frames the next game: its byte range in `buf`.
+    fn frame(&mut self) -> Result<Option<(usize, usize)>, ReadPgnError> {
+        if self.failed {
+            return Ok(None);
+        }
+        self.section = Section::Between;
+        self.oversized = false;
+        loop {
+            match self.scan() {
+                Step::End => {
+                    if self.section == Section::Between {
+                        return Ok(None);
+                    }
+                    return self.finish_game();
+                }
+                Step::NeedMore => {
+                    if let Err(err) = self.fill() {
+                        self.failed = true;
+                        return Err(err.into());
+                    }
+                }
+            }
+        }
+    }
+
+    fn finish_game(&mut self) -> Result<Option<(usize, usize)>, ReadPgnError> {
+        self.number += 1;
+        self.section = Section::Between;
+        if self.oversized {
+            return Err(ReadPgnError::GameTooLarge {
+                number: self.number,
+                offset: self.game_offset,
+                first_line: self.game_line,
+                limit: self.max_game_bytes,
+            });
+        }
+        let end = trim_line_end(&self.buf[self.game_start..self.pos]) + self.game_start;
+        Ok(Some((self.game_start, end)))
+    }
+
+    /// Makes room and reads more input; sets `eof` at the end.
+    fn fill(&mut self) -> io::Result<()> {
+        let keep = if self.section == Section::Between || self.oversized {
+            self.pos
+        } else {
+            self.game_start
+        };
+        // Compact only when the free tail is short: each byte is then
+        // moved at most about once.
+        if keep > 0 && (keep == self.filled || self.buf.len() - self.filled < self.buf.len() / 4) {
+            self.buf.copy_within(keep..self.filled, 0);
+            self.filled -= keep;
+            self.pos -= keep;
+            self.game_start = self.game_start.saturating_sub(keep);
+            self.base += keep as u64;
+        }
+        if self.filled == self.buf.len() {
+            let len = self.buf.len();
+            if len >= self.max_game_bytes && self.section != Section::Between {
+                // The game does not fit: keep scanning for its end, dropping
+                // its bytes as they are passed.
+                self.oversized = true;
+                let drop = self.pos;
+                self.buf.copy_within(drop..self.filled, 0);
+                self.filled -= drop;
+                self.pos = 0;
+                self.game_start = 0;
+                self.base += drop as u64;
+                if self.filled == self.buf.len() {
+                    // A single undecidable unit filled the buffer (endless
+                    // indentation): let the buffer grow a little.
+                    self.buf.resize(len + (len / 4).max(1024), 0);
+                }
+            } else {
+                let target = if len == 0 {
+                    INITIAL_BUFFER.min(self.max_game_bytes)
+                } else {
+                    (len * 2).min(self.max_game_bytes.max(len + 1024))
+                };
+                self.buf.resize(target, 0);
+            }
+        }
+        loop {
+            match self.reader.read(&mut self.buf[self.filled..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => {
+                    self.filled += n;
+                    break;
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        }
+        if !self.started && (self.filled >= 3 || self.eof) {
+            self.started = true;
+            if self.buf[..self.filled].starts_with(b"\xEF\xBB\xBF") {
+                self.pos = 3;
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a game at `pos` if none is open.
+    #[inline]
+    fn open_game(&mut self, section: Section) {
+        if self.section == Section::Between {
+            self.game_start = self.pos;
+            self.game_offset = self.base + self.pos as u64;
+            self.game_line = self.line;
+        }
+        self.section = section;
+    }
+
+    /// Consumes the line end at `pos` (`\n`, `\r\n` or `\r`).
+    #[inline]
+    fn line_end(&mut self) -> Option<Step> {
+        let buf = &self.buf[..self.filled];
+        let len = if buf[self.pos] == b'\r' {
+            match buf.get(self.pos + 1) {
+                Some(b'\n') => 2,
+                Some(_) => 1,
+                None if self.eof => 1,
+                None => return Some(Step::NeedMore),
+            }
+        } else {
+            1
+        };
+        self.pos += len;
+        self.line += 1;
+        self.mode = Mode::LineStart { indented: false };
+        None
+    }
+
+    /// The hot loop: skips movetext and complete `{…}` comments up to the
+    /// next line end, `;`, unterminated `{` or the end of the buffer.
+    #[inline]
+    fn skip_movetext(&mut self) {
+        let buf = &self.buf[..self.filled];
+        let mut pos = self.pos;
+        loop {
+            let rest = &buf[pos..];
+            let Some(i) = memchr::memchr3(b'\n', b'\r', b'{', rest) else {
+                // A `;` here turns a later `{` on this line into comment text.
+                pos += memchr::memchr(b';', rest).unwrap_or(rest.len());
+                break;
+            };
+            let at = pos + i;
+            if buf[at] != b'{' {
+                pos = at;
+                break;
+            }
+            if let Some(j) = memchr::memchr(b';', &buf[pos..at]) {
+                pos += j;
+                break;
+            }
+            let Some(close) = memchr::memchr(b'}', &buf[at + 1..]) else {
+                pos = at;
+                break;
+            };
+            let body = &buf[at + 1..at + 1 + close];
+            if memchr::memchr2(b'\n', b'\r', body).is_some() {
+                self.line += count_lines(body, true).0;
+            }
+            pos = at + close + 2;
+        }
+        self.pos = pos;
+    }
+
+    /// Advances until the current game ends or more input is needed.
+    fn scan(&mut self) -> Step {
+        if !self.started {
+            return Step::NeedMore;
+        }
+        loop {
+            if self.pos >= self.filled {
+                if self.eof {
+                    return Step::End;
+                }
+                return Step::NeedMore;
+            }
+            match self.mode {
+                Mode::LineStart { indented } => {
+                    let b = self.buf[self.pos];
+                    match b {
+                        b' ' | b'\t' => {
+                            self.pos += 1;
+                            self.mode = Mode::LineStart { indented: true };
+                        }
+                        b'\n' | b'\r' => {
+                            if self.section == Section::Movetext {
+                                return Step::End;
+                            }
+                            if let Some(step) = self.line_end() {
+                                return step;
+                            }
+                        }
+                        b'%' if !indented => self.mode = Mode::SkipLine,
+                        b';' if self.section == Section::Between => self.mode = Mode::SkipLine,
+                        b'[' => match self.section {
+                            Section::Between | Section::Tags => {
+                                self.open_game(Section::Tags);
+                                self.pos += 1;
+                                self.mode = Mode::Tag { in_string: false };
+                            }
+                            Section::Prelude | Section::Movetext => return Step::End,
+                        },
+                        _ => {
+                            if matches!(self.section, Section::Between | Section::Tags) {
+                                self.open_game(Section::Prelude);
+                            }
+                            self.mode = Mode::Text;
+                        }
+                    }
+                }
+                Mode::Tag { in_string } => {
+                    let rest = &self.buf[self.pos..self.filled];
+                    let found = rest.iter().position(|&b| match b {
+                        b'\n' | b'\r' | b'"' => true,
+                        b'\\' => in_string,
+                        b']' => !in_string,
+                        _ => false,
+                    });
+                    let Some(i) = found else {
+                        self.pos = self.filled;
+                        continue;
+                    };
+                    self.pos += i;
+                    match self.buf[self.pos] {
+                        b'\n' | b'\r' => {
+                            if let Some(step) = self.line_end() {
+                                return step;
+                            }
+                        }
+                        b'\\' => {
+                            if self.pos + 1 >= self.filled && !self.eof {
+                                return Step::NeedMore;
+                            }
+                            match self.buf.get(self.pos + 1) {
+                                Some(b'"' | b'\\') => self.pos += 2,
+                                _ => self.pos += 1,
+                            }
+                        }
+                        b'"' => {
+                            self.pos += 1;
+                            self.mode = Mode::Tag {
+                                in_string: !in_string,
+                            };
+                        }
+                        _ => {
+                            self.pos += 1;
+                            self.mode = Mode::TagTail;
+                        }
+                    }
+                }
+                Mode::TagTail => match self.buf[self.pos] {
+                    b' ' | b'\t' => self.pos += 1,
+                    b'\n' | b'\r' => {
+                        if let Some(step) = self.line_end() {
+                            return step;
+                        }
+                    }
+                    b'[' => {
+                        self.pos += 1;
+                        self.mode = Mode::Tag { in_string: false };
+                    }
+                    _ => {
+                        self.section = Section::Prelude;
+                        self.mode = Mode::Text;
+                    }
+                },
+                Mode::Text => {
+                    let b = self.buf[self.pos];
+                    match b {
+                        b'\n' | b'\r' => {
+                            if let Some(step) = self.line_end() {
+                                return step;
+                            }
+                        }
+                        b'{' => {
+                            self.pos += 1;
+                            self.mode = Mode::Comment;
+                        }
+                        b';' => self.mode = Mode::SkipLine,
+                        b' ' | b'\t' => self.pos += 1,
+                        _ => {
+                            self.section = Section::Movetext;
+                            self.pos += 1;
+                            self.skip_movetext();
+                        }
+                    }
+                }
+                Mode::Comment => {
+                    let rest = &self.buf[self.pos..self.filled];
+                    let (region, close) = match memchr::memchr(b'}', rest) {
+                        Some(i) => (i, true),
+                        None => (rest.len(), false),
+                    };
+                    let (lines, pending_cr) = count_lines(&rest[..region], close || self.eof);
+                    self.line += lines;
+                    if close {
+                        self.pos += region + 1;
+                        self.mode = Mode::Text;
+                    } else {
+                        self.pos += region - usize::from(pending_cr);
+                        return if self.eof { Step::End } else { Step::NeedMore };
+                    }
+                }
+                Mode::SkipLine => {
+                    let rest = &self.buf[self.pos..self.filled];
+                    match memchr::memchr2(b'\n', b'\r', rest) {
+                        Some(i) => {
+                            self.pos += i;
+                            if let Some(step) = self.line_end() {
+                                return step;
+                            }
+                        }
+                        None => self.pos = self.filled,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Counts line ends in `bytes`; with `complete == false` a final `\r` is
+/// left out (its `\n` may follow) and reported as pending.
+fn count_lines(bytes: &[u8], complete: bool) -> (u64, bool) {
+    let mut lines = 0;
+    let mut pending = false;
+    for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if bytes[i] == b'\n' {
+            lines += 1;
+        } else {
+            match bytes.get(i + 1) {
+                Some(b'\n') => {}
+                Some(_) => lines += 1,
+                None if complete => lines += 1,
+                None => pending = true,
+            }
+        }
+    }
+    (lines, pending)
+}
+
+/// Length of `bytes` without trailing whitespace (the line ends and
+/// indentation before the line that ended the game).
+fn trim_line_end(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(input: &[u8]) -> Vec<(u64, String)> {
+        frame_with(input, DEFAULT_MAX_GAME_BYTES)
+    }
+
+    fn frame_with(input: &[u8], max: usize) -> Vec<(u64, String)> {
+        let mut framer = GameFramer::new(input).with_max_game_bytes(max);
+        let mut games = Vec::new();
+        while let Some(game) = framer.next_game() {
+            match game {
+                Ok(game) => games.push((
+                    game.first_line,
+                    String::from_utf8_lossy(game.bytes).into_owned(),
+                )),
+                Err(ReadPgnError::GameTooLarge { first_line, .. }) => {
+                    games.push((first_line, "<too large>".to_owned()))
+                }
+                Err(err) => panic!("{err}"),
+            }
+        }
+        games
+    }
+
+    #[test]
+    fn boundaries() {
+        type Case<'a> = (&'a str, &'a [u8], &'a [(u64, &'a str)]);
+        let cases: &[Case] = &[
+            ("empty", b"", &[]),
+            ("only blank", b"\n\n  \n", &[]),
+            (
+                "one game",
+                b"[A \"1\"]\n\n1. e4 *\n",
+                &[(1, "[A \"1\"]\n\n1. e4 *")],
+            ),
+            (
+                "two games",
+                b"[A \"1\"]\n\n1. e4 *\n\n[A \"2\"]\n1. d4 *",
+                &[(1, "[A \"1\"]\n\n1. e4 *"), (5, "[A \"2\"]\n1. d4 *")],
+            ),
+            (
+                "tags right after movetext",
+                b"[A \"1\"]\n1. e4 *\n[A \"2\"]\n1. d4 *\n",
+                &[(1, "[A \"1\"]\n1. e4 *"), (3, "[A \"2\"]\n1. d4 *")],
+            ),
+            (
+                "blank lines in the tag section",
+                b"[A \"1\"]\n\n[B \"2\"]\n\n\n1. e4 *\n",
+                &[(1, "[A \"1\"]\n\n[B \"2\"]\n\n\n1. e4 *")],
+            ),
+            (
+                "comment then blank line before the moves",
+                b"[A \"1\"]\n\n{ intro }\n\n1. e4 *\n",
+                &[(1, "[A \"1\"]\n\n{ intro }\n\n1. e4 *")],
+            ),
+            (
+                "tag line inside a comment",
+                b"[A \"1\"]\n1. e4 {see\n[A \"x\"]\n\nhere} e5 *\n",
+                &[(1, "[A \"1\"]\n1. e4 {see\n[A \"x\"]\n\nhere} e5 *")],
+            ),
+            (
+                "brace in a line comment",
+                b"[A \"1\"]\n1. e4 ; {\n[A \"2\"]\n1. d4 *\n",
+                &[(1, "[A \"1\"]\n1. e4 ; {"), (3, "[A \"2\"]\n1. d4 *")],
+            ),
+            (
+                "brace in a tag value",
+                b"[A \"{\"]\n1. e4 *\n[A \"2\"]\n*\n",
+                &[(1, "[A \"{\"]\n1. e4 *"), (3, "[A \"2\"]\n*")],
+            ),
+            (
+                "escaped quote in a tag value",
+                b"[A \"x\\\"{\"]\n1. e4 *\n[A \"2\"]\n*\n",
+                &[(1, "[A \"x\\\"{\"]\n1. e4 *"), (3, "[A \"2\"]\n*")],
+            ),
+            (
+                "untagged games",
+                b"1. e4 *\n\n1. d4 *\n",
+                &[(1, "1. e4 *"), (3, "1. d4 *")],
+            ),
+            (
+                "text before the first game",
+                b"Some notes\n\n[A \"1\"]\n*\n",
+                &[(1, "Some notes"), (3, "[A \"1\"]\n*")],
+            ),
+            (
+                "escape and comment lines between games",
+                b"% escape\n; comment {\n[A \"1\"]\n*\n",
+                &[(3, "[A \"1\"]\n*")],
+            ),
+            (
+                "crlf",
+                b"[A \"1\"]\r\n\r\n1. e4 *\r\n\r\n[A \"2\"]\r\n*\r\n",
+                &[(1, "[A \"1\"]\r\n\r\n1. e4 *"), (5, "[A \"2\"]\r\n*")],
+            ),
+            (
+                "lone cr",
+                b"[A \"1\"]\r\r1. e4 *\r\r[A \"2\"]\r*\r",
+                &[(1, "[A \"1\"]\r\r1. e4 *"), (5, "[A \"2\"]\r*")],
+            ),
+            ("bom", b"\xEF\xBB\xBF[A \"1\"]\n*\n", &[(1, "[A \"1\"]\n*")]),
+            (
+                "tags and moves on one line",
+                b"[A \"1\"] 1. e4 {x\ny} *\n\n[A \"2\"]\n*",
+                &[(1, "[A \"1\"] 1. e4 {x\ny} *"), (4, "[A \"2\"]\n*")],
+            ),
+            (
+                "indented tag line",
+                b"  [A \"1\"]\n1. e4\n  [A \"2\"]\n*",
+                &[(1, "[A \"1\"]\n1. e4"), (3, "[A \"2\"]\n*")],
+            ),
+            (
+                "unterminated comment",
+                b"[A \"1\"]\n1. e4 { open\n\n[A \"2\"]\n",
+                &[(1, "[A \"1\"]\n1. e4 { open\n\n[A \"2\"]")],
+            ),
+            (
+                "percent escape inside movetext",
+                b"[A \"1\"]\n1. e4\n% [A \"x\"]\ne5 *\n",
+                &[(1, "[A \"1\"]\n1. e4\n% [A \"x\"]\ne5 *")],
+            ),
+        ];
+        for (name, input, expected) in cases {
+            let expected: Vec<(u64, String)> =
+                expected.iter().map(|&(l, s)| (l, s.to_owned())).collect();
+            assert_eq!(frame(input), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn oversized_game_is_skipped() {
+        let mut input = b"[A \"1\"]\n1. e4 {".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 5000));
+        input.extend_from_slice(b"} *\n\n[A \"2\"]\n*\n");
+        let games = frame_with(&input, 1024);
+        assert_eq!(
+            games,
+            [
+                (1, "<too large>".to_owned()),
+                (4, "[A \"2\"]\n*".to_owned())
+            ]
+        );
+    }
+
+    /// A reader that hands out one byte at a time: every resumption point.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), out.first_mut()) {
+                (Some((&b, rest)), Some(slot)) => {
+                    *slot = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn byte_at_a_time_reads_frame_the_same() {
+        let input: &[u8] =
+            b"\xEF\xBB\xBF[A \"x\\\"{\"]\r\n\r\n{c\r\n[B]}\r1. e4 ;{\r\n\r\n[A \"2\"] *\r\r1. d4";
+        let mut framer = GameFramer::new(Trickle(input));
+        let mut trickled = Vec::new();
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("no error");
+            trickled.push((game.first_line, game.offset, game.bytes.to_vec()));
+        }
+        let mut framer = GameFramer::new(input);
+        let mut whole = Vec::new();
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("no error");
+            whole.push((game.first_line, game.offset, game.bytes.to_vec()));
+        }
+        assert_eq!(trickled, whole);
+        assert_eq!(whole.len(), 3);
+        assert_eq!(whole[1].0, 7);
+        assert_eq!(whole[2].0, 9);
+    }
+}

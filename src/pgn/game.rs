@@ -1,0 +1,482 @@
+//! The game model and its builder: tags, the move tree with comments, NAGs
+//! and variations, the result, and every syntax error with its span.
+
+use crate::notation::{MoveToken, ParseMoveTokenError};
+use crate::pgn::error::{ParsePgnError, ParsePgnErrorKind};
+use crate::pgn::framer::RawGame;
+use crate::pgn::grammar::{Outcome, TokenKind, Tokens};
+use crate::pgn::span::Span;
+use crate::pgn::tag::Tag;
+
+/// The default bound on variation nesting.
+pub const DEFAULT_MAX_DEPTH: usize = 256;
+
+/// How a comment was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommentKind {
+    /// `{…}`.
+    Brace,
+    /// `;…` to the end of the line.
+    Line,
+}
+
+/// A comment as written (text between the delimiters, not decoded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comment<'a> {
+    /// The comment's text.
+    pub text: &'a [u8],
+    /// How it was delimited.
+    pub kind: CommentKind,
+    /// Where it was written, delimiters included.
+    pub span: Span,
+}
+
+/// A game termination marker and where it was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResultMarker {
+    /// Which result.
+    pub outcome: Outcome,
+    /// Where.
+    pub span: Span,
+}
+
+/// One move as written, with everything attached to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveNode<'a> {
+    /// The token as written, without move-quality glyphs.
+    pub text: &'a [u8],
+    /// Where the token was written.
+    pub span: Span,
+    /// The token read by [`MoveToken::parse`]; an error is also reported in
+    /// [`Game::errors`].
+    pub token: Result<MoveToken, ParseMoveTokenError>,
+    /// A separate en-passant mark (`e.p.`) written after the move.
+    pub ep_mark: Option<Span>,
+    /// NAGs in the order written (glyphs as NAGs 1–6).
+    pub nags: Vec<u8>,
+    /// A draw offer `(=)` after the move.
+    pub draw_offer: bool,
+    /// Comments between the previous move (or its variations) and this one.
+    pub comments_before: Vec<Comment<'a>>,
+    /// Comments after this move, before its first variation.
+    pub comments_after: Vec<Comment<'a>>,
+    /// Alternatives to this move, in order.
+    pub variations: Vec<Line<'a>>,
+}
+
+/// A sequence of moves: the mainline or a variation.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Line<'a> {
+    /// The moves in order.
+    pub moves: Vec<MoveNode<'a>>,
+    /// Comments after the last move's variations (or in an empty line).
+    pub trailing_comments: Vec<Comment<'a>>,
+}
+
+/// One parsed game. Borrows the game's text; nothing of it is dropped
+/// without an entry in [`errors`](Game::errors).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game<'a> {
+    /// 1-based game number in the input.
+    pub number: u64,
+    /// Absolute byte offset of the game's text.
+    pub offset: u64,
+    /// 1-based line of the game's text.
+    pub first_line: u64,
+    /// The game's text; spans index into it.
+    pub source: &'a [u8],
+    /// Tag pairs in input order, duplicates kept.
+    pub tags: Vec<Tag<'a>>,
+    /// The mainline and its variations.
+    pub mainline: Line<'a>,
+    /// The game termination marker, if one was written.
+    pub result: Option<ResultMarker>,
+    /// Syntax errors, in input order.
+    pub errors: Vec<ParsePgnError>,
+}
+
+impl<'a> Game<'a> {
+    /// The first tag named `name`.
+    pub fn tag(&self, name: &str) -> Option<&Tag<'a>> {
+        self.tags.iter().find(|t| t.is(name))
+    }
+
+    /// The 1-based line and column of `span` in the input.
+    pub fn line_col(&self, span: Span) -> (u64, u64) {
+        span.line_col(self.source, self.first_line)
+    }
+}
+
+/// Options for [`parse_game_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Deepest variation nesting accepted; deeper variations are reported
+    /// ([`ParsePgnErrorKind::TooDeep`]) and skipped.
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> ParseOptions {
+        ParseOptions {
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// Parses one framed game into the model, with default options.
+///
+/// Never fails: syntax errors are collected in [`Game::errors`] and parsing
+/// resynchronises at the next token.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{Outcome, RawGame, parse_game};
+/// let game = parse_game(&RawGame::from_bytes(b"[White \"Tal\"]\n1. e4 (1. d4) e5 {ok} 1-0"));
+/// assert_eq!(game.tag("White").map(|t| t.value), Some(&b"Tal"[..]));
+/// assert_eq!(game.mainline.moves.len(), 2);
+/// assert_eq!(game.mainline.moves[0].variations[0].moves[0].text, b"d4");
+/// assert_eq!(game.result.map(|r| r.outcome), Some(Outcome::WhiteWins));
+/// ```
+pub fn parse_game<'a>(raw: &RawGame<'a>) -> Game<'a> {
+    parse_game_with(raw, &ParseOptions::default())
+}
+
+/// Parses one framed game into the model.
+pub fn parse_game_with<'a>(raw: &RawGame<'a>, options: &ParseOptions) -> Game<'a> {
+    let mut game = Game {
+        number: raw.number,
+        offset: raw.offset,
+        first_line: raw.first_line,
+        source: raw.bytes,
+        tags: Vec::new(),
+        mainline: Line::default(),
+        result: None,
+        errors: Vec::new(),
+    };
+    if let Some(at) = memchr::memchr(0, raw.bytes) {
+        game.errors.push(ParsePgnError {
+            kind: ParsePgnErrorKind::BinaryData,
+            span: Span::new(at, at + 1),
+        });
+        return game;
+    }
+    Builder::new(&mut game, options.max_depth).run(raw.bytes);
+    game
+}
+
+/// Builds the tree from the token stream with an explicit stack.
+struct Builder<'g, 'a> {
+    game: &'g mut Game<'a>,
+    /// Open variations; the mainline is `game.mainline`.
+    stack: Vec<(Span, Line<'a>)>,
+    /// Comments waiting for the next move of the current line.
+    pending: Vec<Comment<'a>>,
+    max_depth: usize,
+    after_result: bool,
+}
+
+impl<'g, 'a> Builder<'g, 'a> {
+    fn new(game: &'g mut Game<'a>, max_depth: usize) -> Builder<'g, 'a> {
+        Builder {
+            game,
+            stack: Vec::new(),
+            pending: Vec::new(),
+            max_depth,
+            after_result: false,
+        }
+    }
+
+    fn error(&mut self, kind: ParsePgnErrorKind, span: Span) {
+        self.game.errors.push(ParsePgnError { kind, span });
+    }
+
+    fn line(&mut self) -> &mut Line<'a> {
+        match self.stack.last_mut() {
+            Some((_, line)) => line,
+            None => &mut self.game.mainline,
+        }
+    }
+
+    fn comment(&mut self, comment: Comment<'a>) {
+        let pending_empty = self.pending.is_empty();
+        match self.line().moves.last_mut() {
+            Some(node) if node.variations.is_empty() && pending_empty => {
+                node.comments_after.push(comment)
+            }
+            _ => self.pending.push(comment),
+        }
+    }
+
+    fn run(mut self, source: &'a [u8]) {
+        let mut tokens = Tokens::new(source);
+        while let Some(token) = tokens.next() {
+            let span = token.span;
+            match token.kind {
+                TokenKind::Tag { name, value } => self.game.tags.push(Tag { name, value, span }),
+                TokenKind::MoveNumber(_) => {}
+                TokenKind::Move(text) => {
+                    if self.stack.is_empty() && self.after_result {
+                        self.error(ParsePgnErrorKind::AfterResult, span);
+                        self.after_result = false;
+                    }
+                    let token = MoveToken::parse(text);
+                    if let Err(err) = token {
+                        self.error(ParsePgnErrorKind::BadMove(err), span);
+                    }
+                    let comments_before = std::mem::take(&mut self.pending);
+                    self.line().moves.push(MoveNode {
+                        text,
+                        span,
+                        token,
+                        ep_mark: None,
+                        nags: Vec::new(),
+                        draw_offer: false,
+                        comments_before,
+                        comments_after: Vec::new(),
+                        variations: Vec::new(),
+                    });
+                }
+                TokenKind::EpMark => match self.line().moves.last_mut() {
+                    Some(node) if node.ep_mark.is_none() => node.ep_mark = Some(span),
+                    _ => self.error(ParsePgnErrorKind::UnexpectedByte, span),
+                },
+                TokenKind::Nag(nag) => match self.line().moves.last_mut() {
+                    Some(node) => node.nags.push(nag),
+                    None => self.error(ParsePgnErrorKind::NagWithoutMove, span),
+                },
+                TokenKind::DrawOffer => match self.line().moves.last_mut() {
+                    Some(node) => node.draw_offer = true,
+                    None => self.error(ParsePgnErrorKind::NagWithoutMove, span),
+                },
+                TokenKind::Comment(text) => self.comment(Comment {
+                    text,
+                    kind: CommentKind::Brace,
+                    span,
+                }),
+                TokenKind::LineComment(text) => self.comment(Comment {
+                    text,
+                    kind: CommentKind::Line,
+                    span,
+                }),
+                TokenKind::StartVariation => {
+                    if self.line().moves.is_empty() {
+                        self.error(ParsePgnErrorKind::VariationWithoutMove, span);
+                        tokens.skip_variation();
+                    } else if self.stack.len() >= self.max_depth {
+                        self.error(ParsePgnErrorKind::TooDeep(self.max_depth), span);
+                        tokens.skip_variation();
+                    } else {
+                        // Comments waiting here (between two variations)
+                        // open the new variation.
+                        self.stack.push((span, Line::default()));
+                    }
+                }
+                TokenKind::EndVariation => {
+                    if self.stack.is_empty() {
+                        self.error(ParsePgnErrorKind::UnmatchedParen, span);
+                    } else {
+                        self.pop_variation();
+                    }
+                }
+                TokenKind::Result(outcome) => {
+                    if !self.stack.is_empty() {
+                        self.error(ParsePgnErrorKind::ResultInVariation, span);
+                    } else if self.game.result.is_some() {
+                        self.error(ParsePgnErrorKind::SecondResult, span);
+                    } else {
+                        self.game.result = Some(ResultMarker { outcome, span });
+                        self.after_result = true;
+                    }
+                }
+                TokenKind::Error(kind) => self.error(kind, span),
+            }
+        }
+        while let Some((span, _)) = self.stack.last() {
+            let span = *span;
+            self.error(ParsePgnErrorKind::UnclosedVariation, span);
+            self.pop_variation();
+        }
+        self.close_pending();
+    }
+
+    /// Moves comments still waiting for a move to the current line's end.
+    fn close_pending(&mut self) {
+        if !self.pending.is_empty() {
+            let pending = std::mem::take(&mut self.pending);
+            self.line().trailing_comments.extend(pending);
+        }
+    }
+
+    fn pop_variation(&mut self) {
+        self.close_pending();
+        if let Some((_, line)) = self.stack.pop()
+            && let Some(node) = self.line().moves.last_mut()
+        {
+            node.variations.push(line);
+        }
+    }
+}
+
+/// What [`visit_mainline`] reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MainlineEvent<'a> {
+    /// A tag pair (raw bytes, escapes unresolved).
+    Tag {
+        /// The tag name.
+        name: &'a [u8],
+        /// The raw value.
+        value: &'a [u8],
+    },
+    /// A mainline move token as written (glyphs split off); classify it
+    /// with [`MoveToken::parse`].
+    Move {
+        /// The token.
+        text: &'a [u8],
+        /// Where it was written.
+        span: Span,
+    },
+    /// The game termination marker.
+    Result(Outcome),
+    /// A syntax error outside variations and comments.
+    Error(ParsePgnError),
+}
+
+/// The fast path: reports the tags, the mainline's move tokens and the
+/// result of one game, skipping comments and variations without building
+/// anything. Allocates nothing.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{MainlineEvent, RawGame, visit_mainline};
+/// let mut moves = Vec::new();
+/// visit_mainline(&RawGame::from_bytes(b"1. e4 {x} (1. d4 d5) e5 2. Nf3 *"), |event| {
+///     if let MainlineEvent::Move { text, .. } = event {
+///         moves.push(text);
+///     }
+/// });
+/// assert_eq!(moves, [&b"e4"[..], b"e5", b"Nf3"]);
+/// ```
+pub fn visit_mainline<'a>(raw: &RawGame<'a>, mut visit: impl FnMut(MainlineEvent<'a>)) {
+    if let Some(at) = memchr::memchr(0, raw.bytes) {
+        visit(MainlineEvent::Error(ParsePgnError {
+            kind: ParsePgnErrorKind::BinaryData,
+            span: Span::new(at, at + 1),
+        }));
+        return;
+    }
+    let mut tokens = Tokens::new(raw.bytes);
+    while let Some(token) = tokens.next_significant() {
+        let error = |kind| {
+            MainlineEvent::Error(ParsePgnError {
+                kind,
+                span: token.span,
+            })
+        };
+        match token.kind {
+            TokenKind::Tag { name, value } => visit(MainlineEvent::Tag { name, value }),
+            TokenKind::Move(text) => visit(MainlineEvent::Move {
+                text,
+                span: token.span,
+            }),
+            TokenKind::StartVariation => {
+                if !tokens.skip_variation() {
+                    visit(error(ParsePgnErrorKind::UnclosedVariation));
+                }
+            }
+            TokenKind::EndVariation => visit(error(ParsePgnErrorKind::UnmatchedParen)),
+            TokenKind::Result(outcome) => visit(MainlineEvent::Result(outcome)),
+            TokenKind::Error(kind) => visit(error(kind)),
+            TokenKind::MoveNumber(_)
+            | TokenKind::EpMark
+            | TokenKind::Nag(_)
+            | TokenKind::Comment(_)
+            | TokenKind::LineComment(_)
+            | TokenKind::DrawOffer => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &[u8]) -> Game<'_> {
+        parse_game(&RawGame::from_bytes(text))
+    }
+
+    fn texts<'a>(line: &Line<'a>) -> Vec<&'a [u8]> {
+        line.moves.iter().map(|m| m.text).collect()
+    }
+
+    #[test]
+    fn tree_shape() {
+        let game =
+            parse(b"{pre} 1.e4 {a} (1.d4 {b} d5 (1...Nf6) {c}) {d} e5 $1 ! (=) 2.Nf3 {end} *");
+        let main = &game.mainline;
+        assert_eq!(texts(main), [&b"e4"[..], b"e5", b"Nf3"]);
+        assert_eq!(main.moves[0].comments_before[0].text, b"pre");
+        assert_eq!(main.moves[0].comments_after[0].text, b"a");
+        let var = &main.moves[0].variations[0];
+        assert_eq!(texts(var), [&b"d4"[..], b"d5"]);
+        assert_eq!(var.moves[0].comments_after[0].text, b"b");
+        assert_eq!(texts(&var.moves[1].variations[0]), [&b"Nf6"[..]]);
+        assert_eq!(var.trailing_comments[0].text, b"c");
+        assert_eq!(main.moves[1].comments_before[0].text, b"d");
+        assert_eq!(main.moves[1].nags, [1, 1]);
+        assert!(main.moves[1].draw_offer);
+        assert_eq!(main.moves[2].comments_after[0].text, b"end");
+        assert_eq!(game.result.map(|r| r.outcome), Some(Outcome::Unknown));
+    }
+
+    #[test]
+    fn errors_are_reported_with_spans() {
+        use ParsePgnErrorKind as E;
+        let cases: &[(&[u8], &[E])] = &[
+            (b"1. e4 (", &[E::UnclosedVariation]),
+            (b"1. e4 )", &[E::UnmatchedParen]),
+            (b"(1. e4) 1. d4", &[E::VariationWithoutMove]),
+            (b"$1 e4", &[E::NagWithoutMove]),
+            (b"e4 {open", &[E::UnterminatedComment]),
+            (b"e4 1-0 e5", &[E::AfterResult]),
+            (b"e4 1-0 0-1", &[E::SecondResult]),
+            (b"e4 (e5 1-0)", &[E::ResultInVariation]),
+            (b"e4\x00", &[E::BinaryData]),
+            (b"e4 ((((e5))))", &[E::VariationWithoutMove]),
+        ];
+        for &(text, expected) in cases {
+            let game = parse(text);
+            let kinds: Vec<E> = game
+                .errors
+                .iter()
+                .map(|e| e.kind)
+                .filter(|k| !matches!(k, E::BadMove(_)))
+                .collect();
+            assert_eq!(kinds, expected, "{}", String::from_utf8_lossy(text));
+        }
+        let game = parse(b"[A \"1\"]\n1. e4 (");
+        let error = game.errors.iter().find(|e| e.kind == E::UnclosedVariation);
+        assert_eq!(error.map(|e| game.line_col(e.span)), Some((2, 7)));
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded_not_recursive() {
+        let mut text = b"e4 ".to_vec();
+        for _ in 0..100_000 {
+            text.extend_from_slice(b"(e4 ");
+        }
+        let game = parse_game_with(&RawGame::from_bytes(&text), &ParseOptions { max_depth: 64 });
+        assert!(
+            game.errors
+                .iter()
+                .any(|e| e.kind == ParsePgnErrorKind::TooDeep(64))
+        );
+        let mut moves = 0;
+        visit_mainline(&RawGame::from_bytes(&text), |event| {
+            if let MainlineEvent::Move { .. } = event {
+                moves += 1;
+            }
+        });
+        assert_eq!(moves, 1);
+    }
+}

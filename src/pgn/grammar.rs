@@ -1,0 +1,878 @@
+//! The PGN grammar: one small nom production per token, and a tokenizer
+//! ([`Tokens`]) that dispatches on the first byte of each token.
+//!
+//! Productions take the remaining input and return it with what they read,
+//! borrowing from the game's bytes. The tokenizer turns a game's text into a
+//! flat stream of [`Token`]s with spans; [`parse_game`](crate::pgn::parse_game)
+//! builds the game tree from it, and
+//! [`visit_mainline`](crate::pgn::visit_mainline) skips variations quickly.
+
+use nom::{
+    IResult, Parser,
+    branch::alt,
+    bytes::complete::{tag, take_while, take_while1},
+    character::complete::{digit1, multispace0},
+    combinator::{peek, value},
+    multi::many0_count,
+};
+
+use crate::notation::is_ep_mark;
+use crate::pgn::error::ParsePgnErrorKind;
+use crate::pgn::span::Span;
+
+/// A game termination marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2` (also read from `½-½` and `1/2`).
+    Draw,
+    /// `*`: unknown, ongoing or abandoned.
+    Unknown,
+}
+
+impl Outcome {
+    /// The marker in export format (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unknown => "*",
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind<'a> {
+    /// A tag pair: raw name and value (escapes unresolved).
+    Tag {
+        /// The tag name.
+        name: &'a [u8],
+        /// The value between the quotes.
+        value: &'a [u8],
+    },
+    /// A move number indication (`12.`, `12...`, `12…`, `12`).
+    MoveNumber(u32),
+    /// A token in move position, as written, without move-quality glyphs.
+    /// Whether it is a move is decided by
+    /// [`MoveToken::parse`](crate::notation::MoveToken::parse).
+    Move(&'a [u8]),
+    /// A separate en-passant mark (`e.p.`, `ep`) after a move.
+    EpMark,
+    /// A numeric annotation glyph: `$n`, or `!` `?` `!!` `??` `!?` `?!`
+    /// (NAGs 1–6).
+    Nag(u8),
+    /// A `{…}` comment (the text between the braces).
+    Comment(&'a [u8]),
+    /// A `;` comment (the text after `;` up to the line end).
+    LineComment(&'a [u8]),
+    /// `(`: a variation begins.
+    StartVariation,
+    /// `)`: a variation ends.
+    EndVariation,
+    /// `(=)`: a draw offer.
+    DrawOffer,
+    /// A game termination marker.
+    Result(Outcome),
+    /// Bytes that form no valid token; they are reported, never dropped.
+    Error(ParsePgnErrorKind),
+}
+
+/// One token and where it was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// What was read.
+    pub kind: TokenKind<'a>,
+    /// Where, relative to the game's text.
+    pub span: Span,
+}
+
+/// Byte classes for the hot loops: whitespace, delimiters, digits.
+const SPACE: u8 = 1;
+const DELIMITER: u8 = 2;
+const DIGIT: u8 = 4;
+
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if is_space(byte) {
+            table[b] |= SPACE;
+        }
+        if is_delimiter_slow(byte) {
+            table[b] |= DELIMITER;
+        }
+        if byte.is_ascii_digit() {
+            table[b] |= DIGIT;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Whether `b` ends a move token.
+#[inline]
+fn is_delimiter(b: u8) -> bool {
+    CLASS[usize::from(b)] & DELIMITER != 0
+}
+
+const fn is_delimiter_slow(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | 0x0b
+            | 0x0c
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'['
+            | b']'
+            | b';'
+            | b'$'
+            | b'"'
+            | b'!'
+            | b'?'
+    )
+}
+
+#[inline]
+const fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// Characters of a tag name: letters, digits and `_ + # = : -`.
+#[inline]
+const fn is_tag_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'#' | b'=' | b':' | b'-')
+}
+
+/// `tag-name`: letters, digits and `_ + # = : -`.
+pub fn tag_name(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(is_tag_name_byte).parse(input)
+}
+
+/// `string`: `"…"` with `\"` and `\\` escapes, on one line; returns the raw
+/// bytes between the quotes.
+pub fn string(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    let (rest, _) = tag(&b"\""[..]).parse(input)?;
+    let mut i = 0;
+    while let Some(&b) = rest.get(i) {
+        match b {
+            b'"' => return Ok((&rest[i + 1..], &rest[..i])),
+            b'\\' if matches!(rest.get(i + 1), Some(b'"' | b'\\')) => i += 2,
+            b'\n' | b'\r' => break,
+            _ => i += 1,
+        }
+    }
+    Err(nom::Err::Error(nom::error::Error::new(
+        input,
+        nom::error::ErrorKind::Char,
+    )))
+}
+
+/// `tag-pair`: `[ name "value" ]` with optional spaces.
+pub fn tag_pair(input: &[u8]) -> IResult<&[u8], (&[u8], &[u8])> {
+    let (input, _) = tag(&b"["[..]).parse(input)?;
+    let (input, _) = take_while(|b| b == b' ' || b == b'\t').parse(input)?;
+    let (input, name) = tag_name(input)?;
+    let (input, _) = take_while(|b| b == b' ' || b == b'\t').parse(input)?;
+    let (input, value) = string(input)?;
+    let (input, _) = take_while(|b| b == b' ' || b == b'\t').parse(input)?;
+    let (input, _) = tag(&b"]"[..]).parse(input)?;
+    Ok((input, (name, value)))
+}
+
+/// `nag`: `$` and a number 0–255.
+pub fn nag(input: &[u8]) -> IResult<&[u8], Option<u8>> {
+    let (rest, digits) = (tag(&b"$"[..]), digit1)
+        .parse(input)
+        .map(|(r, (_, d))| (r, d))?;
+    let n = std::str::from_utf8(digits)
+        .ok()
+        .and_then(|s| s.parse::<u8>().ok());
+    Ok((rest, n))
+}
+
+/// `glyph`: a move-quality suffix, as its NAG (`!` 1, `?` 2, `!!` 3, `??` 4,
+/// `!?` 5, `?!` 6).
+pub fn glyph(input: &[u8]) -> IResult<&[u8], u8> {
+    alt((
+        value(3, tag(&b"!!"[..])),
+        value(4, tag(&b"??"[..])),
+        value(5, tag(&b"!?"[..])),
+        value(6, tag(&b"?!"[..])),
+        value(1, tag(&b"!"[..])),
+        value(2, tag(&b"?"[..])),
+    ))
+    .parse(input)
+}
+
+/// `ellipsis`: `.` or the UTF-8 `…`.
+fn ellipsis(input: &[u8]) -> IResult<&[u8], ()> {
+    value((), alt((tag(&b"."[..]), tag("\u{2026}".as_bytes())))).parse(input)
+}
+
+/// `move-number-indication`: digits followed by periods (or `…`), or by a
+/// delimiter.
+pub fn move_number(input: &[u8]) -> IResult<&[u8], u32> {
+    let (rest, digits) = digit1(input)?;
+    let (rest, dots) = many0_count(ellipsis).parse(rest)?;
+    if dots == 0 {
+        peek_delimiter(rest)?;
+    }
+    let n = digits.iter().fold(0u32, |n, &d| {
+        n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+    });
+    Ok((rest, n))
+}
+
+/// Succeeds at the end of input or before a delimiter.
+fn peek_delimiter(input: &[u8]) -> IResult<&[u8], ()> {
+    match input.first() {
+        None => Ok((input, ())),
+        Some(&b) if is_delimiter(b) => Ok((input, ())),
+        Some(_) => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Verify,
+        ))),
+    }
+}
+
+/// `game-termination`: `1-0`, `0-1`, `1/2-1/2`, `*`, and the spellings
+/// `½-½` (UTF-8 or Windows-1252) and `1/2`; it must end at a delimiter.
+pub fn game_termination(input: &[u8]) -> IResult<&[u8], Outcome> {
+    let (rest, outcome) = alt((
+        value(Outcome::WhiteWins, tag(&b"1-0"[..])),
+        value(Outcome::BlackWins, tag(&b"0-1"[..])),
+        value(Outcome::Draw, tag(&b"1/2-1/2"[..])),
+        value(Outcome::Draw, tag("\u{bd}-\u{bd}".as_bytes())),
+        value(Outcome::Draw, tag(&b"\xbd-\xbd"[..])),
+        value(Outcome::Draw, tag(&b"1/2"[..])),
+        value(Outcome::Unknown, tag(&b"*"[..])),
+    ))
+    .parse(input)?;
+    let (rest, ()) = peek(peek_delimiter).parse(rest)?;
+    Ok((rest, outcome))
+}
+
+/// `symbol`: a move token up to the next delimiter.
+pub fn symbol(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while1(|b| !is_delimiter(b)).parse(input)
+}
+
+/// `brace-comment`: `{…}`; `Err` carries the unterminated text.
+fn brace_comment(input: &[u8]) -> (usize, Result<&[u8], &[u8]>) {
+    let body = input.get(1..).unwrap_or_default();
+    match memchr::memchr(b'}', body) {
+        Some(i) => (i + 2, Ok(&body[..i])),
+        None => (input.len(), Err(body)),
+    }
+}
+
+/// `rest-of-line`: up to (not including) the line end.
+fn rest_of_line(input: &[u8]) -> &[u8] {
+    let end = memchr::memchr2(b'\n', b'\r', input).unwrap_or(input.len());
+    &input[..end]
+}
+
+/// The common move number `12.` or `12...` (no `…`), without nom: its
+/// length and value.
+#[inline]
+fn plain_move_number(input: &[u8]) -> Option<(usize, u32)> {
+    let digits = input
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] & DIGIT == 0)
+        .unwrap_or(input.len());
+    if digits > 9 || input.get(digits) != Some(&b'.') {
+        return None;
+    }
+    let dots = input[digits..]
+        .iter()
+        .position(|&b| b != b'.')
+        .unwrap_or(input.len() - digits);
+    if input.get(digits + dots) == Some(&0xE2) {
+        return None;
+    }
+    let n = input[..digits]
+        .iter()
+        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    Some((digits + dots, n))
+}
+
+/// Leading whitespace: skipped between tokens.
+pub fn whitespace(input: &[u8]) -> IResult<&[u8], &[u8]> {
+    multispace0(input)
+}
+
+/// The extent of a tag line's `[…]`: up to the first `]` outside a quoted
+/// value, or the line end (the framer's rule).
+fn tag_extent(input: &[u8]) -> usize {
+    let mut in_string = false;
+    let mut i = 1;
+    while let Some(&b) = input.get(i) {
+        match b {
+            b'\n' | b'\r' => return i,
+            b'\\' if in_string => {
+                if matches!(input.get(i + 1), Some(b'"' | b'\\')) {
+                    i += 1;
+                }
+            }
+            b'"' => in_string = !in_string,
+            b']' if !in_string => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    input.len()
+}
+
+/// A tag whose value holds unescaped quotes (`[White ""Socrates""]`): the
+/// value runs from the first `"` to the last `"` before the `]`.
+fn lenient_tag_pair(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (rest, _) = (
+        tag::<_, _, nom::error::Error<&[u8]>>(&b"["[..]),
+        multispace0,
+    )
+        .parse(text)
+        .ok()?;
+    let (rest, name) = tag_name(rest).ok()?;
+    let body = rest.strip_suffix(b"]")?;
+    let first = memchr::memchr(b'"', body)?;
+    let last = memchr::memrchr(b'"', body)?;
+    let ok = last > first
+        && body[..first].iter().all(|&b| b == b' ' || b == b'\t')
+        && body[last + 1..].iter().all(|&b| b == b' ' || b == b'\t');
+    ok.then(|| (name, &body[first + 1..last]))
+}
+
+/// The tokenizer over one game's text.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{Outcome, TokenKind, Tokens};
+/// let kinds: Vec<_> = Tokens::new(b"1.e4!? *").map(|t| t.kind).collect();
+/// assert_eq!(
+///     kinds,
+///     [
+///         TokenKind::MoveNumber(1),
+///         TokenKind::Move(b"e4"),
+///         TokenKind::Nag(5),
+///         TokenKind::Result(Outcome::Unknown),
+///     ]
+/// );
+/// ```
+#[derive(Debug, Clone)]
+pub struct Tokens<'a> {
+    source: &'a [u8],
+    pos: usize,
+    in_tags: bool,
+    pending: Option<Token<'a>>,
+}
+
+impl<'a> Tokens<'a> {
+    /// A tokenizer at the start of a game's text.
+    pub fn new(source: &'a [u8]) -> Tokens<'a> {
+        Tokens {
+            source,
+            pos: 0,
+            in_tags: true,
+            pending: None,
+        }
+    }
+
+    /// The current byte offset.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn token(&self, kind: TokenKind<'a>, start: usize) -> Token<'a> {
+        Token {
+            kind,
+            span: Span::new(start, self.pos),
+        }
+    }
+
+    /// Skips the rest of the current variation, just after a
+    /// [`TokenKind::StartVariation`]: everything up to and including the
+    /// matching `)`, without tokenizing. Returns `false` if the text ends
+    /// before the variation is closed.
+    pub fn skip_variation(&mut self) -> bool {
+        let mut depth = 1usize;
+        let src = self.source;
+        while let Some(i) = src[self.pos..]
+            .iter()
+            .position(|&b| matches!(b, b'(' | b')' | b'{' | b';'))
+        {
+            self.pos += i;
+            match src[self.pos] {
+                b'(' => {
+                    depth += 1;
+                    self.pos += 1;
+                }
+                b')' => {
+                    depth -= 1;
+                    self.pos += 1;
+                    if depth == 0 {
+                        return true;
+                    }
+                }
+                b'{' => match memchr::memchr(b'}', &src[self.pos..]) {
+                    Some(j) => self.pos += j + 1,
+                    None => break,
+                },
+                _ => self.pos += rest_of_line(&src[self.pos..]).len(),
+            }
+        }
+        self.pos = src.len();
+        false
+    }
+
+    /// The fast path's step: like [`next`](Iterator::next), but passes over
+    /// whitespace, plain move numbers and complete comments without
+    /// producing tokens.
+    #[inline]
+    pub(crate) fn next_significant(&mut self) -> Option<Token<'a>> {
+        if self.pending.is_some() {
+            return self.next();
+        }
+        let src = self.source;
+        loop {
+            let mut pos = self.pos;
+            while let Some(&b) = src.get(pos) {
+                if CLASS[usize::from(b)] & SPACE == 0 {
+                    break;
+                }
+                pos += 1;
+            }
+            self.pos = pos;
+            let &b = src.get(pos)?;
+            match b {
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    self.in_tags = false;
+                    return Some(self.symbol_token(pos));
+                }
+                b'0'..=b'9' => match plain_move_number(&src[pos..]) {
+                    Some((len, _)) => {
+                        self.in_tags = false;
+                        self.pos = pos + len;
+                    }
+                    None => return self.next(),
+                },
+                b'{' => match memchr::memchr(b'}', &src[pos + 1..]) {
+                    Some(close) => {
+                        self.in_tags = false;
+                        self.pos = pos + close + 2;
+                    }
+                    None => return self.next(),
+                },
+                _ => return self.next(),
+            }
+        }
+    }
+
+    /// Skips whitespace and `%` escape lines.
+    #[inline]
+    fn skip_space(&mut self) {
+        let src = self.source;
+        while let Some(&b) = src.get(self.pos) {
+            if CLASS[usize::from(b)] & SPACE != 0 {
+                self.pos += 1;
+            } else if b == b'%' && (self.pos == 0 || matches!(src[self.pos - 1], b'\n' | b'\r')) {
+                self.pos += rest_of_line(&src[self.pos..]).len();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Reads a tag line's `[…]` at `pos`.
+    fn tag_token(&mut self, start: usize) -> Token<'a> {
+        let input = &self.source[start..];
+        let extent = tag_extent(input);
+        let text = &input[..extent];
+        self.pos = start + extent;
+        if !self.in_tags {
+            return self.token(TokenKind::Error(ParsePgnErrorKind::TagInMovetext), start);
+        }
+        if let Ok((rest, (name, value))) = tag_pair(text)
+            && rest.is_empty()
+        {
+            return self.token(TokenKind::Tag { name, value }, start);
+        }
+        if let Some((name, value)) = lenient_tag_pair(text) {
+            self.pending =
+                Some(self.token(TokenKind::Error(ParsePgnErrorKind::UnescapedQuote), start));
+            return self.token(TokenKind::Tag { name, value }, start);
+        }
+        self.token(TokenKind::Error(ParsePgnErrorKind::MalformedTag), start)
+    }
+
+    /// Reads a token that starts with a digit.
+    fn digit_token(&mut self, start: usize) -> Token<'a> {
+        let input = &self.source[start..];
+        if let Some((len, n)) = plain_move_number(input) {
+            self.pos = start + len;
+            return self.token(TokenKind::MoveNumber(n), start);
+        }
+        // Move numbers first: results never contain periods, and a bare
+        // number (`1` in `1/2`) is not taken before a non-delimiter.
+        if let Ok((rest, n)) = move_number(input) {
+            self.pos = self.source.len() - rest.len();
+            return self.token(TokenKind::MoveNumber(n), start);
+        }
+        if let Ok((rest, outcome)) = game_termination(input) {
+            self.pos = self.source.len() - rest.len();
+            return self.token(TokenKind::Result(outcome), start);
+        }
+        self.symbol_token(start)
+    }
+
+    /// Reads a move token (or a separate e.p. mark) at `start`.
+    fn symbol_token(&mut self, start: usize) -> Token<'a> {
+        let input = &self.source[start..];
+        // The hot loop of the tokenizer: a table lookup per byte.
+        let len = input
+            .iter()
+            .position(|&b| CLASS[usize::from(b)] & DELIMITER != 0)
+            .unwrap_or(input.len())
+            .max(1);
+        let text = &input[..len];
+        self.pos = start + len;
+        if text.len() <= 4 && text[0] == b'e' && is_ep_mark(text) {
+            return self.token(TokenKind::EpMark, start);
+        }
+        self.token(TokenKind::Move(text), start)
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        if let Some(token) = self.pending.take() {
+            return Some(token);
+        }
+        self.skip_space();
+        let src = self.source;
+        let start = self.pos;
+        let &first = src.get(start)?;
+        if first != b'[' {
+            self.in_tags = false;
+        }
+        let token = match first {
+            b'[' => self.tag_token(start),
+            b'{' => {
+                let (len, body) = brace_comment(&src[start..]);
+                self.pos = start + len;
+                match body {
+                    Ok(text) => self.token(TokenKind::Comment(text), start),
+                    Err(text) => {
+                        self.pending = Some(self.token(
+                            TokenKind::Error(ParsePgnErrorKind::UnterminatedComment),
+                            start,
+                        ));
+                        self.token(TokenKind::Comment(text), start)
+                    }
+                }
+            }
+            b';' => {
+                let text = rest_of_line(&src[start + 1..]);
+                self.pos = start + 1 + text.len();
+                self.token(TokenKind::LineComment(text), start)
+            }
+            b'(' => {
+                if src[start..].starts_with(b"(=)") {
+                    self.pos = start + 3;
+                    self.token(TokenKind::DrawOffer, start)
+                } else {
+                    self.pos = start + 1;
+                    self.token(TokenKind::StartVariation, start)
+                }
+            }
+            b')' => {
+                self.pos = start + 1;
+                self.token(TokenKind::EndVariation, start)
+            }
+            b'$' => {
+                let (kind, len) = match nag(&src[start..]) {
+                    Ok((rest, Some(n))) => (TokenKind::Nag(n), src.len() - start - rest.len()),
+                    Ok((rest, None)) => (
+                        TokenKind::Error(ParsePgnErrorKind::BadNag),
+                        src.len() - start - rest.len(),
+                    ),
+                    Err(_) => (TokenKind::Error(ParsePgnErrorKind::BadNag), 1),
+                };
+                self.pos = start + len;
+                self.token(kind, start)
+            }
+            b'!' | b'?' => {
+                let (kind, len) = match glyph(&src[start..]) {
+                    Ok((rest, n)) => (TokenKind::Nag(n), src.len() - start - rest.len()),
+                    Err(_) => (TokenKind::Error(ParsePgnErrorKind::UnexpectedByte), 1),
+                };
+                self.pos = start + len;
+                self.token(kind, start)
+            }
+            b'*' => {
+                self.pos = start + 1;
+                self.token(TokenKind::Result(Outcome::Unknown), start)
+            }
+            b'0'..=b'9' => self.digit_token(start),
+            b'.' | 0xE2 if ellipsis(&src[start..]).is_ok() => {
+                // Periods after a move number written apart (`12. ...`):
+                // part of the move number indication.
+                let (rest, _) = many0_count(ellipsis)
+                    .parse(&src[start..])
+                    .unwrap_or((&src[start..], 0));
+                self.pos = src.len() - rest.len();
+                return self.next();
+            }
+            0xC2 | 0xBD => match game_termination(&src[start..]) {
+                Ok((rest, outcome)) => {
+                    self.pos = src.len() - rest.len();
+                    self.token(TokenKind::Result(outcome), start)
+                }
+                Err(_) => self.symbol_token(start),
+            },
+            b']' | b'}' | b'"' | 0x00..=0x1f | 0x7f => {
+                self.pos = start + 1;
+                self.token(TokenKind::Error(ParsePgnErrorKind::UnexpectedByte), start)
+            }
+            _ => self.symbol_token(start),
+        };
+        Some(token)
+    }
+}
+
+/// Reads an optional `FEN` tag's side to move and fullmove number (fields 2
+/// and 6) for move numbering: `(fullmove, black_to_move)`.
+pub(crate) fn fen_move_number(fen: &[u8]) -> Option<(u32, bool)> {
+    let mut fields = fen.split(|&b| b == b' ').filter(|f| !f.is_empty());
+    let black = match fields.nth(1)? {
+        b"w" | b"W" => false,
+        b"b" | b"B" => true,
+        _ => return None,
+    };
+    let fullmove = fields
+        .nth(3)
+        .and_then(|f| std::str::from_utf8(f).ok()?.parse::<u32>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(1);
+    Some((fullmove, black))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ParsePgnErrorKind as E;
+    use TokenKind as T;
+
+    fn kinds(input: &[u8]) -> Vec<TokenKind<'_>> {
+        Tokens::new(input).map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn productions() {
+        assert_eq!(move_number(b"12."), Ok((&b""[..], 12)));
+        assert_eq!(move_number(b"12...Nf6"), Ok((&b"Nf6"[..], 12)));
+        assert_eq!(
+            move_number("12\u{2026}Nf6".as_bytes()),
+            Ok((&b"Nf6"[..], 12))
+        );
+        assert_eq!(move_number(b"12 e4"), Ok((&b" e4"[..], 12)));
+        assert!(move_number(b"0-0").is_err());
+        assert_eq!(nag(b"$255"), Ok((&b""[..], Some(255))));
+        assert_eq!(nag(b"$256"), Ok((&b""[..], None)));
+        assert_eq!(glyph(b"!?x"), Ok((&b"x"[..], 5)));
+        assert_eq!(glyph(b"??"), Ok((&b""[..], 4)));
+        assert_eq!(
+            game_termination(b"1-0 "),
+            Ok((&b" "[..], Outcome::WhiteWins))
+        );
+        assert!(game_termination(b"1-0-0").is_err());
+        assert_eq!(
+            tag_pair(br#"[ Event  "a \"b\"" ]"#),
+            Ok((&b""[..], (&b"Event"[..], &br#"a \"b\""#[..])))
+        );
+        assert!(tag_pair(br#"[Event "open"#).is_err());
+        assert_eq!(
+            fen_move_number(b"8/8/8/8/8/8/8/8 b - - 0 23"),
+            Some((23, true))
+        );
+    }
+
+    #[test]
+    fn dense_one_liners() {
+        let cases: &[(&[u8], &[TokenKind])] = &[
+            (
+                b"1.e4!?$1{c}(1.d4)e5",
+                &[
+                    T::MoveNumber(1),
+                    T::Move(b"e4"),
+                    T::Nag(5),
+                    T::Nag(1),
+                    T::Comment(b"c"),
+                    T::StartVariation,
+                    T::MoveNumber(1),
+                    T::Move(b"d4"),
+                    T::EndVariation,
+                    T::Move(b"e5"),
+                ],
+            ),
+            (
+                b"1.e4 e5 2.Nf3 {a [b] c} (2.f4 (2.d4 d5) exf4) 2...Nc6 1-0",
+                &[
+                    T::MoveNumber(1),
+                    T::Move(b"e4"),
+                    T::Move(b"e5"),
+                    T::MoveNumber(2),
+                    T::Move(b"Nf3"),
+                    T::Comment(b"a [b] c"),
+                    T::StartVariation,
+                    T::MoveNumber(2),
+                    T::Move(b"f4"),
+                    T::StartVariation,
+                    T::MoveNumber(2),
+                    T::Move(b"d4"),
+                    T::Move(b"d5"),
+                    T::EndVariation,
+                    T::Move(b"exf4"),
+                    T::EndVariation,
+                    T::MoveNumber(2),
+                    T::Move(b"Nc6"),
+                    T::Result(Outcome::WhiteWins),
+                ],
+            ),
+            (
+                b"[A \"1\"][B \"x\\\\y\"]  [C \"q\\\"\"]\r1.e4\re5\r1/2-1/2",
+                &[
+                    T::Tag {
+                        name: b"A",
+                        value: b"1",
+                    },
+                    T::Tag {
+                        name: b"B",
+                        value: b"x\\\\y",
+                    },
+                    T::Tag {
+                        name: b"C",
+                        value: b"q\\\"",
+                    },
+                    T::MoveNumber(1),
+                    T::Move(b"e4"),
+                    T::Move(b"e5"),
+                    T::Result(Outcome::Draw),
+                ],
+            ),
+            (
+                "12\u{2026}Nf6 13. ... Nd5 14 e4 ½-½".as_bytes(),
+                &[
+                    T::MoveNumber(12),
+                    T::Move(b"Nf6"),
+                    T::MoveNumber(13),
+                    T::Move(b"Nd5"),
+                    T::MoveNumber(14),
+                    T::Move(b"e4"),
+                    T::Result(Outcome::Draw),
+                ],
+            ),
+            (
+                b"e4{glued}e5;rest {\n(=) exd6 e.p. Qh4#?? 0-0-0+ 0-1",
+                &[
+                    T::Move(b"e4"),
+                    T::Comment(b"glued"),
+                    T::Move(b"e5"),
+                    T::LineComment(b"rest {"),
+                    T::DrawOffer,
+                    T::Move(b"exd6"),
+                    T::EpMark,
+                    T::Move(b"Qh4#"),
+                    T::Nag(4),
+                    T::Move(b"0-0-0+"),
+                    T::Result(Outcome::BlackWins),
+                ],
+            ),
+            (
+                b"1. e4 $300 ] xyz\" {open",
+                &[
+                    T::MoveNumber(1),
+                    T::Move(b"e4"),
+                    T::Error(E::BadNag),
+                    T::Error(E::UnexpectedByte),
+                    T::Move(b"xyz"),
+                    T::Error(E::UnexpectedByte),
+                    T::Comment(b"open"),
+                    T::Error(E::UnterminatedComment),
+                ],
+            ),
+            (
+                b"[White \"\"Socrates\"\"]\n[Bad]\n%escape\n1. e4 [Event \"x\"] *",
+                &[
+                    T::Tag {
+                        name: b"White",
+                        value: b"\"Socrates\"",
+                    },
+                    T::Error(E::UnescapedQuote),
+                    T::Error(E::MalformedTag),
+                    T::MoveNumber(1),
+                    T::Move(b"e4"),
+                    T::Error(E::TagInMovetext),
+                    T::Result(Outcome::Unknown),
+                ],
+            ),
+            (
+                b"[TimeControl \"10/2592000\"] [mySchachNr \"7\"] [Whitemy_ELO+#=:- \"?\"]",
+                &[
+                    T::Tag {
+                        name: b"TimeControl",
+                        value: b"10/2592000",
+                    },
+                    T::Tag {
+                        name: b"mySchachNr",
+                        value: b"7",
+                    },
+                    T::Tag {
+                        name: b"Whitemy_ELO+#=:-",
+                        value: b"?",
+                    },
+                ],
+            ),
+        ];
+        for &(input, expected) in cases {
+            assert_eq!(kinds(input), expected, "{}", String::from_utf8_lossy(input));
+        }
+    }
+
+    #[test]
+    fn spans_point_at_the_tokens() {
+        let text = b"1.e4!? {c} *";
+        let spans: Vec<(usize, usize)> = Tokens::new(text)
+            .map(|t| (t.span.start, t.span.end))
+            .collect();
+        assert_eq!(spans, [(0, 2), (2, 4), (4, 6), (7, 10), (11, 12)]);
+    }
+
+    #[test]
+    fn skip_variation_honours_comments() {
+        let text = b"(a {)} ; )\n (b) c) d";
+        let mut tokens = Tokens::new(text);
+        assert_eq!(tokens.next().map(|t| t.kind), Some(T::StartVariation));
+        assert!(tokens.skip_variation());
+        assert_eq!(tokens.next().map(|t| t.kind), Some(T::Move(b"d")));
+    }
+}

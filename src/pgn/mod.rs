@@ -1,0 +1,49 @@
+//! PGN syntax: reading and writing games without knowing chess rules.
+//!
+//! - [`GameFramer`] splits a byte stream into games ([`RawGame`]) from a
+//!   bounded buffer.
+//! - [`parse_game`] reads one game into the model ([`Game`]): tags, the move
+//!   tree with comments, NAGs and variations, the result, and every syntax
+//!   error with its [`Span`]. Move tokens are classified by
+//!   [`MoveToken::parse`](crate::notation::MoveToken::parse); legality is
+//!   the replay engine's business.
+//! - [`visit_mainline`] is the fast path for jobs that only need the
+//!   mainline's moves: no tree, no allocation.
+//! - [`write_game`] writes the export format.
+//!
+//! # Examples
+//! ```
+//! use pgnkit::pgn::{GameFramer, parse_game};
+//! let pgn = b"[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+//! let mut framer = GameFramer::new(&pgn[..]);
+//! let mut plies = Vec::new();
+//! while let Some(raw) = framer.next_game() {
+//!     plies.push(parse_game(&raw?).mainline.moves.len());
+//! }
+//! assert_eq!(plies, [3, 1]);
+//! # Ok::<(), pgnkit::pgn::ReadPgnError>(())
+//! ```
+
+mod error;
+mod framer;
+mod game;
+mod grammar;
+mod span;
+mod tag;
+mod writer;
+
+pub use self::{
+    error::{ParsePgnError, ParsePgnErrorKind, ReadPgnError},
+    framer::{DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, RawGame},
+    game::{
+        Comment, CommentKind, DEFAULT_MAX_DEPTH, Game, Line, MainlineEvent, MoveNode, ParseOptions,
+        ResultMarker, parse_game, parse_game_with, visit_mainline,
+    },
+    grammar::{
+        Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
+        symbol, tag_name, tag_pair, whitespace,
+    },
+    span::Span,
+    tag::{Tag, escape, unescape},
+    writer::{ExportTag, SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tags, write_game},
+};

@@ -1,0 +1,91 @@
+//! Byte spans: where a token came from.
+//!
+//! Spans are byte offsets into one game's text ([`RawGame::bytes`]); add the
+//! game's [`RawGame::offset`] for a position in the file. Lines and columns
+//! are computed only when a position is printed ([`Span::line_col`]).
+//!
+//! [`RawGame::bytes`]: crate::pgn::RawGame::bytes
+//! [`RawGame::offset`]: crate::pgn::RawGame::offset
+
+use std::ops::Range;
+
+/// A half-open byte range `start..end` inside one game's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// Offset of the first byte.
+    pub start: usize,
+    /// Offset one past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end`.
+    #[inline]
+    pub const fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The span as a range, for slicing.
+    #[inline]
+    pub const fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+
+    /// The bytes of `source` this span covers (empty if out of range).
+    #[inline]
+    pub fn slice(self, source: &[u8]) -> &[u8] {
+        source.get(self.range()).unwrap_or_default()
+    }
+
+    /// The 1-based line and column of the span's start in `source`, whose
+    /// first byte is on line `first_line`.
+    ///
+    /// Line ends are LF, CRLF and lone CR; columns count bytes.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::Span;
+    /// let text = b"[Event \"x\"]\r\n\r\n1. e4 *";
+    /// assert_eq!(Span::new(18, 20).line_col(text, 1), (3, 4));
+    /// ```
+    pub fn line_col(self, source: &[u8], first_line: u64) -> (u64, u64) {
+        let before = source.get(..self.start).unwrap_or(source);
+        let mut line = first_line;
+        let mut line_start = 0;
+        let mut i = 0;
+        while let Some(found) = memchr::memchr2(b'\n', b'\r', &before[i..]) {
+            let at = i + found;
+            let crlf = before[at] == b'\r' && source.get(at + 1) == Some(&b'\n');
+            i = at + 1;
+            if !crlf {
+                line += 1;
+                line_start = i;
+            }
+        }
+        (line, (self.start - line_start) as u64 + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_handles_every_line_end() {
+        let cases: &[(&[u8], usize, (u64, u64))] = &[
+            (b"abc", 0, (1, 1)),
+            (b"abc", 2, (1, 3)),
+            (b"a\nb", 2, (2, 1)),
+            (b"a\r\nb", 3, (2, 1)),
+            (b"a\rb", 2, (2, 1)),
+            (b"a\r\n\rb\nc", 6, (4, 1)),
+        ];
+        for &(text, start, expected) in cases {
+            assert_eq!(
+                Span::new(start, start).line_col(text, 1),
+                expected,
+                "{text:?}"
+            );
+        }
+    }
+}

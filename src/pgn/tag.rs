@@ -1,0 +1,113 @@
+//! Tag pairs (`[Name "value"]`), kept as the raw bytes that were written.
+
+use std::borrow::Cow;
+
+use crate::pgn::span::Span;
+
+/// One tag pair as written: raw name and value bytes (escapes not yet
+/// resolved), in input order. Decoding happens only on request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag<'a> {
+    /// The tag name (`Event`, `WhiteElo`, …).
+    pub name: &'a [u8],
+    /// The value between the quotes, escapes (`\"`, `\\`) unresolved.
+    pub value: &'a [u8],
+    /// Where the whole tag pair (`[` to `]`) was written.
+    pub span: Span,
+}
+
+impl<'a> Tag<'a> {
+    /// The value bytes with `\"` and `\\` resolved.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{Span, Tag};
+    /// let tag = Tag { name: b"Event", value: br#"The \"Big\" One"#, span: Span::default() };
+    /// assert_eq!(&*tag.unescaped(), b"The \"Big\" One");
+    /// ```
+    pub fn unescaped(&self) -> Cow<'a, [u8]> {
+        unescape(self.value)
+    }
+
+    /// The value as text: escapes resolved, then decoded (UTF-8, else
+    /// Windows-1252).
+    pub fn value_text(&self) -> Cow<'a, str> {
+        match unescape(self.value) {
+            Cow::Borrowed(bytes) => decode_text(bytes),
+            Cow::Owned(bytes) => Cow::Owned(decode_text(&bytes).into_owned()),
+        }
+    }
+
+    /// The name as text (names are ASCII in valid PGN).
+    pub fn name_text(&self) -> Cow<'a, str> {
+        decode_text(self.name)
+    }
+
+    /// Whether the tag is named `name` (exact, case-sensitive as in PGN).
+    #[inline]
+    pub fn is(&self, name: &str) -> bool {
+        self.name == name.as_bytes()
+    }
+}
+
+/// Resolves `\"` and `\\` in a raw tag value; any other backslash is kept.
+pub fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memchr(b'\\', raw).is_none() {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    let mut bytes = raw.iter().copied().peekable();
+    while let Some(b) = bytes.next() {
+        if b == b'\\'
+            && let Some(&next @ (b'"' | b'\\')) = bytes.peek()
+        {
+            out.push(next);
+            bytes.next();
+        } else {
+            out.push(b);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Escapes `"` and `\` for writing a tag value.
+pub fn escape(value: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memchr2(b'"', b'\\', value).is_none() {
+        return Cow::Borrowed(value);
+    }
+    let mut out = Vec::with_capacity(value.len() + 4);
+    for &b in value {
+        if b == b'"' || b == b'\\' {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
+    Cow::Owned(out)
+}
+
+/// Decodes bytes as text: the one place the PGN layer turns bytes into text.
+pub(crate) fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
+    crate::encoding::decode(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_round_trip() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"plain", b"plain"),
+            (br#"a \"b\" c"#, br#"a "b" c"#),
+            (br"back\\slash", br"back\slash"),
+            (br"lone \ kept", br"lone \ kept"),
+            (br"end\", br"end\"),
+        ];
+        for &(raw, plain) in cases {
+            assert_eq!(&*unescape(raw), plain, "{raw:?}");
+            if raw != br"lone \ kept" && raw != br"end\" {
+                assert_eq!(&*escape(plain), raw);
+            }
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! Every `.pgn` file of `data/corpus` and `data/broken` is framed and parsed
+//! without a panic; game counts agree with python-chess's (the references
+//! in `expected/`) except for the deliberate differences listed below; and
+//! parse → write → parse keeps the game model for every corpus game.
+
+mod common;
+mod pgn_support;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use pgnkit::pgn::{GameFramer, parse_game};
+
+/// Where pgnkit's game count deliberately differs from python-chess 1.11.2
+/// (file, python-chess, pgnkit, why). Also in `docs/pgn-reader.md`.
+const DIFFERENCES: &[(&str, usize, usize, &str)] = &[
+    (
+        "broken/chessops/headers-and-moves-on-the-same-line.pgn",
+        2,
+        3,
+        TAGS_AND_MOVES,
+    ),
+    (
+        "broken/chessops/leading-whitespace.pgn",
+        5,
+        4,
+        INDENTED_TAGS,
+    ),
+    (
+        "broken/pgn-extract/test-nobadresults.pgn",
+        1,
+        9,
+        TAGS_AFTER_MOVETEXT,
+    ),
+    (
+        "broken/pgn-extract/test-nomovenumbers.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "broken/pgn-extract/test-noresults.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "broken/pgn-extract/test-notags.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    ("broken/pgn-read/Little_01.pgn", 1, 3, JUNK_AFTER_TAGS),
+    ("broken/pgn-read/Little_16.pgn", 1, 4, JUNK_AFTER_TAGS),
+    ("broken/pgn-read/Little_17.pgn", 1, 4, JUNK_AFTER_TAGS),
+    (
+        "corpus/pgn-extract/golden/test-WWdeutsch-out.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/golden/test-WWelalg-out.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/golden/test-WWhalg-out.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/golden/test-WWlalg-out.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/golden/test-WWxlalg-out.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/golden/test-fencomments-out.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/barnes-horton.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-C.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-F-text.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-F.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-L2.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-N.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-R.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-Ta.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-V.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-addhashcode.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-checkmate.pgn",
+        3,
+        2,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-f1.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-fencomments.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-nochecks.pgn",
+        3,
+        2,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-plycount.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-plylimit.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-stalemate.pgn",
+        4,
+        3,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-ucW.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+    (
+        "corpus/pgn-extract/infiles/test-w.pgn",
+        2,
+        1,
+        COMMENT_BLANK_LINE,
+    ),
+];
+
+/// python-chess and pgn-reader end a game at a blank line after a `{comment}`
+/// that precedes the first move (python-chess bug 5): a 0-move game with the
+/// tags, then an untagged game with the moves. pgnkit (like pgn-extract,
+/// whose own output has this shape) keeps one game: a blank line ends a game
+/// only once movetext other than comments has begun.
+const COMMENT_BLANK_LINE: &str = "comment + blank line before the moves: one game";
+/// python-chess reads a tag line that follows movetext without a blank line
+/// as movetext of the previous game (bug 4); pgnkit, pgn-reader and
+/// pgn-extract start a new game there.
+const TAGS_AFTER_MOVETEXT: &str = "tag line right after movetext starts a new game";
+/// python-chess drops a tag line that also holds moves (bug 6); pgnkit and
+/// pgn-reader read the tags and the moves (3 games, as pgn-reader).
+const TAGS_AND_MOVES: &str = "tags and movetext on one line form a game";
+/// python-chess reads indented tag lines as movetext; pgnkit and pgn-reader
+/// read them as tags (4 games, as pgn-reader).
+const INDENTED_TAGS: &str = "indented tag lines are tags";
+/// HTML junk (`<br>`) after tag pairs is movetext (reported as bad move
+/// tokens), so the next tag line starts a new game; pgn-reader splits the
+/// same way or more. python-chess drops the malformed lines.
+const JUNK_AFTER_TAGS: &str = "text after tag pairs is movetext; next tag line is a new game";
+
+fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            pgn_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "pgn") {
+            out.push(path);
+        }
+    }
+}
+
+fn expected_games(tsv: &Path) -> Option<usize> {
+    let text = std::fs::read_to_string(tsv).ok()?;
+    Some(
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .count()
+            .saturating_sub(1),
+    )
+}
+
+/// Frames and parses a file; returns the number of games.
+fn count_games(path: &Path) -> usize {
+    let file = File::open(path).expect("open");
+    let mut framer = GameFramer::new(file);
+    let mut games = 0;
+    while let Some(raw) = framer.next_game() {
+        let raw = raw.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let game = parse_game(&raw);
+        assert_eq!(game.number, games as u64 + 1);
+        games += 1;
+    }
+    games
+}
+
+#[test]
+fn game_counts_match_the_references() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let Some(expected) = common::expected_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    pgn_files(&data.join("corpus"), &mut files);
+    pgn_files(&data.join("broken"), &mut files);
+    files.sort();
+    assert!(files.len() > 200, "found only {} files", files.len());
+    let mut report = Vec::new();
+    let mut agree = 0;
+    for path in &files {
+        let rel = path.strip_prefix(&data).expect("under data");
+        let ours = count_games(path);
+        let tsv = expected.join(rel).with_extension("tsv");
+        let Some(theirs) = expected_games(&tsv) else {
+            report.push(format!("{}: no reference ({ours} games)", rel.display()));
+            continue;
+        };
+        let name = rel.to_string_lossy().replace('\\', "/");
+        let listed = DIFFERENCES.iter().find(|d| d.0 == name);
+        match listed {
+            Some(&(_, py, pk, _)) if (py, pk) == (theirs, ours) => {}
+            None if theirs == ours => agree += 1,
+            _ => report.push(format!("{name}\t{theirs}\t{ours}")),
+        }
+    }
+    eprintln!(
+        "{agree} of {} files agree with python-chess, {} listed differences",
+        files.len(),
+        DIFFERENCES.len()
+    );
+    assert!(
+        report.is_empty(),
+        "unexpected game counts (file, python-chess, pgnkit):\n{}",
+        report.join("\n")
+    );
+}
+
+/// Parse → write → parse for every game of a file; returns the game count.
+fn round_trip_file(path: &Path, name: &str) -> usize {
+    let file = File::open(path).expect("open");
+    let mut framer = GameFramer::new(file);
+    let mut games = 0;
+    let mut written = Vec::new();
+    while let Some(raw) = framer.next_game() {
+        let raw = raw.expect("framing");
+        pgn_support::assert_round_trip(&raw, name, &mut written);
+        games += 1;
+    }
+    games
+}
+
+#[test]
+fn corpus_round_trips() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    pgn_files(&data.join("corpus"), &mut files);
+    pgn_files(&data.join("broken"), &mut files);
+    files.sort();
+    let mut games = 0;
+    for path in &files {
+        let name = path
+            .strip_prefix(&data)
+            .expect("under data")
+            .to_string_lossy()
+            .into_owned();
+        games += round_trip_file(path, &name);
+    }
+    eprintln!("{games} games in {} files round-trip", files.len());
+}
+
+/// The fast path sees exactly the mainline moves and result of the model.
+#[test]
+fn fast_path_agrees_with_the_model() {
+    use pgnkit::pgn::{MainlineEvent, visit_mainline};
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    pgn_files(&data.join("corpus"), &mut files);
+    pgn_files(&data.join("broken"), &mut files);
+    for path in &files {
+        let mut framer = GameFramer::new(File::open(path).expect("open"));
+        while let Some(raw) = framer.next_game() {
+            let raw = raw.expect("framing");
+            let game = parse_game(&raw);
+            let mut moves = Vec::new();
+            let mut tags = 0;
+            let mut result = None;
+            visit_mainline(&raw, |event| match event {
+                MainlineEvent::Tag { .. } => tags += 1,
+                MainlineEvent::Move { text, .. } => moves.push(text),
+                MainlineEvent::Result(outcome) => {
+                    result.get_or_insert(outcome);
+                }
+                _ => {}
+            });
+            let model: Vec<&[u8]> = game.mainline.moves.iter().map(|m| m.text).collect();
+            assert_eq!(moves, model, "{} game {}", path.display(), raw.number);
+            assert_eq!(tags, game.tags.len());
+            assert_eq!(result, game.result.map(|r| r.outcome));
+        }
+    }
+}

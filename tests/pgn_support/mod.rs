@@ -1,0 +1,120 @@
+//! Shared by the PGN integration tests: a comparable view of a game model,
+//! and the parse → write → parse check.
+
+#![allow(dead_code)]
+
+use pgnkit::pgn::{
+    CommentKind, Game, GameFramer, Line, Outcome, RawGame, TagSelection, WriteOptions, export_tags,
+    parse_game, write_game,
+};
+
+/// A comparable view of a game: what must survive parse → write → parse.
+#[derive(Debug, PartialEq, Eq)]
+struct Model {
+    tags: Vec<(Vec<u8>, Vec<u8>)>,
+    mainline: LineModel,
+    result: Outcome,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct LineModel {
+    moves: Vec<MoveModel>,
+    trailing: Vec<(CommentKind, Vec<u8>)>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct MoveModel {
+    text: Vec<u8>,
+    ep_mark: bool,
+    nags: Vec<u8>,
+    draw_offer: bool,
+    before: Vec<(CommentKind, Vec<u8>)>,
+    after: Vec<(CommentKind, Vec<u8>)>,
+    variations: Vec<LineModel>,
+}
+
+fn line_model(line: &Line<'_>) -> LineModel {
+    let comments = |cs: &[pgnkit::pgn::Comment<'_>]| -> Vec<(CommentKind, Vec<u8>)> {
+        cs.iter().map(|c| (c.kind, c.text.to_vec())).collect()
+    };
+    LineModel {
+        moves: line
+            .moves
+            .iter()
+            .map(|m| MoveModel {
+                text: m.text.to_vec(),
+                ep_mark: m.ep_mark.is_some(),
+                nags: m.nags.clone(),
+                draw_offer: m.draw_offer,
+                before: comments(&m.comments_before),
+                after: comments(&m.comments_after),
+                variations: m.variations.iter().map(line_model).collect(),
+            })
+            .collect(),
+        trailing: comments(&line.trailing_comments),
+    }
+}
+
+/// The model of the first parse, as the export format states it: tags in
+/// export order with the roster filled in, the result always present.
+fn exported_model(game: &Game<'_>) -> Model {
+    let tag_result = game.tag("Result").and_then(|t| match t.value {
+        b"1-0" => Some(Outcome::WhiteWins),
+        b"0-1" => Some(Outcome::BlackWins),
+        b"1/2-1/2" => Some(Outcome::Draw),
+        b"*" => Some(Outcome::Unknown),
+        _ => None,
+    });
+    Model {
+        tags: export_tags(game, TagSelection::All)
+            .into_iter()
+            .map(|(n, v)| (n.into_owned(), v.into_owned()))
+            .collect(),
+        mainline: line_model(&game.mainline),
+        result: game
+            .result
+            .map(|r| r.outcome)
+            .or(tag_result)
+            .unwrap_or(Outcome::Unknown),
+    }
+}
+
+fn reparsed_model(game: &Game<'_>) -> Model {
+    Model {
+        tags: game
+            .tags
+            .iter()
+            .map(|t| (t.name.to_vec(), t.unescaped().into_owned()))
+            .collect(),
+        mainline: line_model(&game.mainline),
+        result: game.result.map_or(Outcome::Unknown, |r| r.outcome),
+    }
+}
+
+/// Parses `raw`, writes it in export format, parses that again and asserts
+/// the same model; `written` is a reusable buffer.
+pub fn assert_round_trip(raw: &RawGame<'_>, name: &str, written: &mut Vec<u8>) {
+    let first = parse_game(raw);
+    written.clear();
+    write_game(&first, written, &WriteOptions::default()).expect("write to vec");
+    let mut again = GameFramer::new(&written[..]);
+    let raw2 = again.next_game().expect("one game").expect("framing");
+    let second = parse_game(&RawGame {
+        number: raw.number,
+        ..raw2
+    });
+    let (expected, actual) = (exported_model(&first), reparsed_model(&second));
+    assert!(
+        expected == actual,
+        "{name} game {} (line {}) changed in the round trip:\n{}",
+        raw.number,
+        raw.first_line,
+        String::from_utf8_lossy(written)
+    );
+    let leftover = again.next_game().is_some();
+    assert!(
+        !leftover,
+        "{name} game {}: the writer's output frames as two games",
+        raw.number
+    );
+}
