@@ -1,0 +1,1142 @@
+//! The replay engine: a framed game played through the rules core.
+//!
+//! [`Replayer::replay`] reads one game's tokens straight from the PGN
+//! grammar ([`Tokens`]), without building the game tree: tags set up the
+//! start position (`[FEN]`, `[SetUp]`, `[Variant]`), every move token of
+//! the mainline *and* of every variation is resolved against its position
+//! and played, and at the end of the mainline the board's termination is
+//! compared with the recorded result. Everything found goes into the
+//! returned [`Replay`] as [`Diagnostic`]s with the span of the offending
+//! token; nothing is printed here.
+//!
+//! Rules of the replay:
+//! - The mainline stops at its first illegal (or unparsable) move; later
+//!   mainline moves are not judged. A variation replaces the move it follows
+//!   and is replayed from the position before that move; an error inside a
+//!   variation ends that variation only.
+//! - Null moves (`--`, `Z0`, …) are accepted in variations and are a
+//!   warning in the mainline, which goes on after them. A null move while in
+//!   check is illegal.
+//! - Lints (optional, [`ReplayOptions::lints`]) are warnings. Spelling
+//!   lints that concern the whole game's style (long algebraic, German
+//!   letters, `0-0`, `e8Q`, `e.p.` …) are reported once per game, at their
+//!   first occurrence, with a count; check, mate, capture and disambiguation
+//!   marks are reported at every move; move numbers that do not match the
+//!   move are reported too.
+//! - Result checks (only when the whole mainline replayed): a `Result` tag
+//!   that disagrees with the termination marker, a decisive result on a
+//!   drawn board (stalemate, dead position, fivefold repetition, 75-move
+//!   rule), a loss or a draw recorded on a board where the winner gave mate
+//!   are errors; `*` on a finished board and a missing termination marker
+//!   are warnings. A draw or a resignation on an unfinished board is fine,
+//!   as is a decisive result where a draw could only be claimed.
+//!
+//! # Examples
+//! ```
+//! use pgnkit::pgn::RawGame;
+//! use pgnkit::replay::{ReplayOptions, Status, Termination, replay};
+//! use pgnkit::{Color, EpMode};
+//!
+//! let game = RawGame::from_bytes(b"1. f3 e5 2. g4 Qh4# 0-1");
+//! let r = replay(&game, &ReplayOptions::default());
+//! assert_eq!(r.status, Status::Valid);
+//! assert_eq!(r.plies, 4);
+//! assert_eq!(r.termination, Some(Termination::Checkmate { winner: Color::Black }));
+//!
+//! let game = RawGame::from_bytes(b"1. e4 e5 2. Ke3 *");
+//! let r = replay(&game, &ReplayOptions::default());
+//! assert_eq!(r.status, Status::Invalid);
+//! assert_eq!(r.plies, 3);
+//! assert_eq!(r.diagnostics[0].message(), "illegal move: the king would be in check on e3");
+//! ```
+
+use std::fmt;
+
+use crate::{
+    color::Color,
+    fen::{EpMode, FenError, FenField},
+    moves::Move,
+    notation::{LetterPolicy, Letters, Lint, Lints, MoveToken, ResolveError, Resolved},
+    pgn::{Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape},
+    position::Position,
+};
+
+/// The deepest variation nesting the replay follows; deeper variations are
+/// reported and skipped.
+pub const MAX_DEPTH: usize = 256;
+
+/// How to replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReplayOptions {
+    /// How to read the letter `B` (bishop or German Bauer).
+    pub letters: LetterPolicy,
+    /// Whether to compute lints (non-standard notation, wrong or missing
+    /// `+`/`#`/`x`, move numbers). They cost a little time on every move;
+    /// leave them off when warnings are not wanted.
+    pub lints: bool,
+}
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Information: the game was skipped (unsupported variant).
+    Note,
+    /// Legal, but not written the standard way, or a doubtful result.
+    Warning,
+    /// Not valid PGN or not legal chess.
+    Error,
+}
+
+impl Severity {
+    /// `note`, `warning` or `error`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a game ended on the board (at the end of its mainline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move is checkmated.
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can ever mate (dead position by material).
+    InsufficientMaterial,
+    /// The same position for the fifth time: the game is drawn.
+    FivefoldRepetition,
+    /// 75 moves by each side without capture or pawn move: drawn.
+    SeventyFiveMoves,
+    /// The same position for the third time: a draw may be claimed.
+    ThreefoldRepetition,
+    /// 50 moves by each side without capture or pawn move: a draw may be
+    /// claimed.
+    FiftyMoves,
+    /// None of the above: the game could go on.
+    Unfinished,
+}
+
+impl Termination {
+    /// A lower-case name (`checkmate`, `stalemate`, `insufficient_material`,
+    /// `fivefold_repetition`, `seventyfive_moves`, `threefold_repetition`,
+    /// `fifty_moves`, `unfinished`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate { .. } => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient_material",
+            Termination::FivefoldRepetition => "fivefold_repetition",
+            Termination::SeventyFiveMoves => "seventyfive_moves",
+            Termination::ThreefoldRepetition => "threefold_repetition",
+            Termination::FiftyMoves => "fifty_moves",
+            Termination::Unfinished => "unfinished",
+        }
+    }
+
+    /// Whether the game is over by rule (no claim needed).
+    pub const fn is_game_over(self) -> bool {
+        !matches!(
+            self,
+            Termination::ThreefoldRepetition | Termination::FiftyMoves | Termination::Unfinished
+        )
+    }
+
+    /// The result the rules impose, if the game is over.
+    pub const fn outcome(self) -> Option<Outcome> {
+        match self {
+            Termination::Checkmate {
+                winner: Color::White,
+            } => Some(Outcome::WhiteWins),
+            Termination::Checkmate {
+                winner: Color::Black,
+            } => Some(Outcome::BlackWins),
+            Termination::Stalemate
+            | Termination::InsufficientMaterial
+            | Termination::FivefoldRepetition
+            | Termination::SeventyFiveMoves => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Termination::Checkmate { winner } => write!(f, "checkmate by {winner}"),
+            Termination::Stalemate => f.write_str("stalemate"),
+            Termination::InsufficientMaterial => {
+                f.write_str("dead position (insufficient material)")
+            }
+            Termination::FivefoldRepetition => f.write_str("fivefold repetition"),
+            Termination::SeventyFiveMoves => f.write_str("75-move rule"),
+            Termination::ThreefoldRepetition => f.write_str("threefold repetition (claimable)"),
+            Termination::FiftyMoves => f.write_str("50-move rule (claimable)"),
+            Termination::Unfinished => f.write_str("unfinished"),
+        }
+    }
+}
+
+/// The move a diagnostic is about: its number and who played it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ply {
+    /// The full-move number (`23` in `23...Nf6`).
+    pub fullmove: u32,
+    /// The side that played (or tried to play) the move.
+    pub color: Color,
+}
+
+impl Ply {
+    /// The ply of the move about to be played in `pos`.
+    pub fn of(pos: &Position) -> Ply {
+        Ply {
+            fullmove: pos.fullmoves(),
+            color: pos.turn(),
+        }
+    }
+}
+
+impl fmt::Display for Ply {
+    /// `23.` for White, `23...` for Black.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            self.fullmove,
+            self.color.fold(".", "...")
+        )
+    }
+}
+
+/// What a diagnostic says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// PGN syntax (including a token that is no move in any spelling).
+    Syntax(ParsePgnErrorKind),
+    /// A move token that is not a legal move (or is ambiguous).
+    Illegal(ResolveError),
+    /// A null move while in check.
+    NullInCheck,
+    /// A null move in the mainline (the game goes on after it).
+    NullMove,
+    /// The `[FEN]` tag is not a usable position.
+    BadFen(FenError),
+    /// The `[FEN]` tag's full-move number is 0; read as 1.
+    FullmoveZero,
+    /// `[SetUp "1"]` without a `[FEN]` tag: replayed from the start position.
+    SetUpWithoutFen,
+    /// A `[Variant]` pgnkit does not play: the game is skipped.
+    UnsupportedVariant(String),
+    /// A notation lint. `count` is the number of moves of the game with
+    /// this lint, for lints reported once per game (else 1).
+    Lint {
+        /// Which lint.
+        lint: Lint,
+        /// How many moves of the game have it.
+        count: u32,
+    },
+    /// A move number that does not match the move it precedes.
+    MoveNumber {
+        /// The number written.
+        written: u32,
+        /// The full-move number of the move.
+        expected: u32,
+    },
+    /// The `Result` tag and the termination marker disagree.
+    ResultMismatch {
+        /// The `Result` tag.
+        tag: Outcome,
+        /// The termination marker.
+        marker: Outcome,
+    },
+    /// No termination marker at the end of the movetext.
+    MissingResult,
+    /// The recorded result contradicts how the game ended on the board.
+    ResultContradicts {
+        /// The recorded result (marker, else tag).
+        recorded: Outcome,
+        /// How the game ended on the board.
+        termination: Termination,
+    },
+    /// `*` although the game is over on the board.
+    UnknownResultOnFinishedBoard(Termination),
+}
+
+impl DiagnosticKind {
+    /// A short stable name for machine-readable output (`syntax`,
+    /// `illegal`, `ambiguous`, `null-in-check`, `null-move`, `bad-fen`,
+    /// `setup-without-fen`, `unsupported-variant`, `lint`, `move-number`,
+    /// `result-mismatch`, `missing-result`, `result-contradicts`,
+    /// `unknown-result`).
+    pub const fn name(&self) -> &'static str {
+        match self {
+            DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_)) => "bad-move",
+            DiagnosticKind::Syntax(_) => "syntax",
+            DiagnosticKind::Illegal(ResolveError::Ambiguous { .. }) => "ambiguous",
+            DiagnosticKind::Illegal(_) => "illegal",
+            DiagnosticKind::NullInCheck => "null-in-check",
+            DiagnosticKind::NullMove => "null-move",
+            DiagnosticKind::BadFen(_) => "bad-fen",
+            DiagnosticKind::SetUpWithoutFen => "setup-without-fen",
+            DiagnosticKind::FullmoveZero => "fen-fullmove-zero",
+            DiagnosticKind::UnsupportedVariant(_) => "unsupported-variant",
+            DiagnosticKind::Lint { .. } => "lint",
+            DiagnosticKind::MoveNumber { .. } => "move-number",
+            DiagnosticKind::ResultMismatch { .. } => "result-mismatch",
+            DiagnosticKind::MissingResult => "missing-result",
+            DiagnosticKind::ResultContradicts { .. } => "result-contradicts",
+            DiagnosticKind::UnknownResultOnFinishedBoard(_) => "unknown-result",
+        }
+    }
+
+    /// Whether this kind is about the rules (moves, positions, results)
+    /// rather than PGN syntax or style.
+    pub const fn is_rules(&self) -> bool {
+        matches!(
+            self,
+            DiagnosticKind::Illegal(_)
+                | DiagnosticKind::NullInCheck
+                | DiagnosticKind::BadFen(_)
+                | DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_))
+                | DiagnosticKind::ResultMismatch { .. }
+                | DiagnosticKind::ResultContradicts { .. }
+        )
+    }
+}
+
+impl fmt::Display for DiagnosticKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiagnosticKind::Syntax(kind) => kind.fmt(f),
+            DiagnosticKind::Illegal(err) => err.fmt(f),
+            DiagnosticKind::NullInCheck => f.write_str("illegal move: null move while in check"),
+            DiagnosticKind::NullMove => f.write_str("null move in the mainline"),
+            DiagnosticKind::BadFen(err) => write!(f, "FEN tag: {err}"),
+            DiagnosticKind::FullmoveZero => {
+                f.write_str("FEN tag: full-move number 0, read as 1")
+            }
+            DiagnosticKind::SetUpWithoutFen => {
+                f.write_str("SetUp \"1\" without a FEN tag; replayed from the start position")
+            }
+            DiagnosticKind::UnsupportedVariant(name) => {
+                write!(f, "unsupported variant \"{name}\"; game skipped")
+            }
+            DiagnosticKind::Lint { lint, count } if *count > 1 => {
+                write!(f, "{lint} (first of {count} moves)")
+            }
+            DiagnosticKind::Lint { lint, .. } => lint.fmt(f),
+            DiagnosticKind::MoveNumber { written, expected } => {
+                write!(f, "move number {written} before move {expected}")
+            }
+            DiagnosticKind::ResultMismatch { tag, marker } => {
+                write!(f, "Result tag \"{tag}\" but the movetext ends with {marker}")
+            }
+            DiagnosticKind::MissingResult => f.write_str("no game termination marker"),
+            DiagnosticKind::ResultContradicts {
+                recorded,
+                termination: Termination::Checkmate { winner },
+            } => write!(
+                f,
+                "result {recorded} contradicts the board: {winner} gave checkmate"
+            ),
+            DiagnosticKind::ResultContradicts {
+                recorded,
+                termination,
+            } => write!(
+                f,
+                "result {recorded} contradicts the board: the game is drawn by {termination}"
+            ),
+            DiagnosticKind::UnknownResultOnFinishedBoard(termination) => {
+                write!(f, "result * but the game is over: {termination}")
+            }
+        }
+    }
+}
+
+/// One finding in a game, with where it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How serious.
+    pub severity: Severity,
+    /// What.
+    pub kind: DiagnosticKind,
+    /// The offending token (a move, a tag pair, the result marker …),
+    /// relative to the game's text.
+    pub span: Span,
+    /// The move concerned, if any.
+    pub ply: Option<Ply>,
+    /// Whether the token is inside a variation.
+    pub in_variation: bool,
+    /// The position before the move concerned, if any.
+    pub before: Option<Box<Position>>,
+}
+
+impl Diagnostic {
+    /// The message (without location).
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+
+    /// The FEN of the position before the move, if the diagnostic is about
+    /// a move.
+    pub fn fen_before(&self) -> Option<String> {
+        self.before.as_ref().map(|pos| pos.fen(EpMode::Always))
+    }
+}
+
+/// The verdict on a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// No errors (warnings allowed).
+    Valid,
+    /// An illegal move, an unusable FEN tag or a result that contradicts
+    /// the board or itself.
+    Invalid,
+    /// PGN syntax errors, but every move that could be read is legal.
+    SyntaxError,
+    /// A variant pgnkit does not play; the moves were not checked.
+    Unsupported,
+}
+
+impl Status {
+    /// `valid`, `invalid`, `syntax-error` or `unsupported`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Invalid => "invalid",
+            Status::SyntaxError => "syntax-error",
+            Status::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// Everything the replay found out about one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    /// The verdict.
+    pub status: Status,
+    /// Mainline plies played (null moves included), up to the first
+    /// illegal one.
+    pub plies: u32,
+    /// Whether the whole mainline was played (no illegal or unreadable
+    /// move in it).
+    pub complete: bool,
+    /// The position after the legal mainline plies; `None` when no start
+    /// position could be set up (bad FEN, unsupported variant).
+    pub position: Option<Position>,
+    /// How the game ended on the board, when the whole mainline was played.
+    pub termination: Option<Termination>,
+    /// The `Result` tag, if present and readable.
+    pub result_tag: Option<Outcome>,
+    /// The termination marker, if present.
+    pub result_marker: Option<Outcome>,
+    /// Where the `White` tag's value is, if present.
+    pub white: Option<Span>,
+    /// Where the `Black` tag's value is, if present.
+    pub black: Option<Span>,
+    /// Every finding, in input order (result checks last).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Replay {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// Whether any diagnostic is a warning.
+    pub fn has_warnings(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Warning)
+    }
+}
+
+/// Replays one game with fresh buffers (see [`Replayer`] to reuse them).
+pub fn replay(raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
+    Replayer::new().replay(raw, options)
+}
+
+/// One line being replayed: the mainline or an open variation.
+#[derive(Debug, Clone)]
+struct Frame {
+    /// The position now.
+    pos: Position,
+    /// The position before the line's last move (a variation opened now
+    /// starts there).
+    prev: Position,
+    /// Whether the line has a move yet.
+    has_move: bool,
+    /// Whether the line stopped at an illegal move (or was opened where no
+    /// start position is known).
+    dead: bool,
+    /// Move tokens seen since the line stopped.
+    since_dead: u32,
+    /// Where the variation was opened.
+    open: Span,
+}
+
+/// The replay engine, with buffers kept from game to game.
+#[derive(Debug, Default)]
+pub struct Replayer {
+    stack: Vec<Frame>,
+    /// Keys of the mainline positions since the last irreversible move.
+    history: Vec<u64>,
+}
+
+/// Tags the replay reads.
+#[derive(Default)]
+struct Tags<'a> {
+    fen: Option<(&'a [u8], Span)>,
+    setup: Option<&'a [u8]>,
+    variant: Option<&'a [u8]>,
+    result: Option<(&'a [u8], Span)>,
+}
+
+/// What a variant tag asks for.
+enum Variant {
+    Standard,
+    Chess960,
+    Unsupported,
+}
+
+fn variant(value: &[u8]) -> Variant {
+    let v = value.trim_ascii().to_ascii_lowercase();
+    match &v[..] {
+        b"" | b"standard" | b"chess" | b"classical" | b"normal" | b"from position" => {
+            Variant::Standard
+        }
+        b"chess960" | b"chess 960" | b"fischerandom" | b"fischerrandom" | b"fischer random"
+        | b"960" => Variant::Chess960,
+        _ if v.starts_with(b"wild/") => Variant::Standard,
+        _ => Variant::Unsupported,
+    }
+}
+
+/// The offset of `part` inside `whole`, when it is a sub-slice.
+fn offset_in(whole: &[u8], part: &[u8]) -> usize {
+    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
+}
+
+/// Spelling lints reported once per game.
+const fn once_per_game(lint: Lint) -> bool {
+    !matches!(
+        lint,
+        Lint::CheckMissing
+            | Lint::CheckNotGiven
+            | Lint::MateMissing
+            | Lint::MateNotGiven
+            | Lint::CaptureMissing
+            | Lint::CaptureNotMade
+            | Lint::OverSpecified
+    )
+}
+
+/// A position with the move passed to the opponent, or `None` when the
+/// side to move is in check.
+fn null_move(pos: &Position) -> Option<Position> {
+    if pos.is_check() {
+        return None;
+    }
+    let mut setup = pos.to_setup();
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn == Color::White {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    let mut next = Position::from_setup(&setup).ok()?;
+    next.set_chess960(pos.is_chess960());
+    Some(next)
+}
+
+/// The replay of one game in progress.
+struct Run<'r, 'a> {
+    source: &'a [u8],
+    options: ReplayOptions,
+    stack: &'r mut Vec<Frame>,
+    history: &'r mut Vec<u64>,
+    replay: Replay,
+    /// Per-game lints: index of their diagnostic, by lint.
+    once: [Option<usize>; Lint::ALL.len()],
+    /// Where the termination marker is.
+    result_span: Span,
+    /// The alphabet the game's tokens have shown so far (for `--lang auto`).
+    alphabet: LetterPolicy,
+    /// The mainline's start position is set up.
+    ready: bool,
+}
+
+impl Replayer {
+    /// A replayer with empty buffers.
+    pub fn new() -> Replayer {
+        Replayer::default()
+    }
+
+    /// Replays one framed game.
+    ///
+    /// Never fails: every problem is a [`Diagnostic`] in the result.
+    pub fn replay(&mut self, raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
+        self.stack.clear();
+        self.history.clear();
+        let mut run = Run {
+            source: raw.bytes,
+            options: *options,
+            stack: &mut self.stack,
+            history: &mut self.history,
+            replay: Replay {
+                status: Status::Valid,
+                plies: 0,
+                complete: false,
+                position: None,
+                termination: None,
+                result_tag: None,
+                result_marker: None,
+                white: None,
+                black: None,
+                diagnostics: Vec::new(),
+            },
+            once: [None; Lint::ALL.len()],
+            result_span: Span::default(),
+            ready: false,
+            alphabet: LetterPolicy::Auto,
+        };
+        run.run();
+        run.finish()
+    }
+}
+
+impl<'a> Run<'_, 'a> {
+    fn push(&mut self, severity: Severity, kind: DiagnosticKind, span: Span) {
+        let in_variation = self.stack.len() > 1;
+        self.replay.diagnostics.push(Diagnostic {
+            severity,
+            kind,
+            span,
+            ply: None,
+            in_variation,
+            before: None,
+        });
+    }
+
+    fn push_move(&mut self, severity: Severity, kind: DiagnosticKind, span: Span, before: &Position) {
+        let in_variation = self.stack.len() > 1;
+        self.replay.diagnostics.push(Diagnostic {
+            severity,
+            kind,
+            span,
+            ply: Some(Ply::of(before)),
+            in_variation,
+            before: Some(Box::new(before.clone())),
+        });
+    }
+
+    fn syntax(&mut self, kind: ParsePgnErrorKind, span: Span) {
+        self.push(Severity::Error, DiagnosticKind::Syntax(kind), span);
+    }
+
+    fn run(&mut self) {
+        let source = self.source;
+        if let Some(at) = memchr::memchr(0, source) {
+            self.syntax(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
+            return;
+        }
+        let mut tokens = Tokens::new(source);
+        let mut tags = Tags::default();
+        let mut started = false;
+        let mut after_result = false;
+        while let Some(token) = tokens.next() {
+            let span = token.span;
+            if !started {
+                if let TokenKind::Tag { name, value } = token.kind {
+                    self.tag(&mut tags, name, value, span);
+                    continue;
+                }
+                started = true;
+                if !self.start(&tags) {
+                    return;
+                }
+            }
+            match token.kind {
+                TokenKind::Tag { .. } => self.syntax(ParsePgnErrorKind::TagInMovetext, span),
+                TokenKind::MoveNumber(n) => self.move_number(n, span),
+                TokenKind::Move(text) => {
+                    if self.stack.len() == 1 && after_result {
+                        self.syntax(ParsePgnErrorKind::AfterResult, span);
+                        after_result = false;
+                    }
+                    self.play(text, span);
+                }
+                TokenKind::EpMark => {
+                    if self.top().has_move {
+                        self.lint(Lint::EpMark, span, None);
+                    } else {
+                        self.syntax(ParsePgnErrorKind::UnexpectedByte, span);
+                    }
+                }
+                TokenKind::Nag(_) | TokenKind::DrawOffer => {
+                    if !self.top().has_move {
+                        self.syntax(ParsePgnErrorKind::NagWithoutMove, span);
+                    }
+                }
+                TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
+                TokenKind::StartVariation => {
+                    if !self.top().has_move {
+                        self.syntax(ParsePgnErrorKind::VariationWithoutMove, span);
+                        tokens.skip_variation();
+                    } else if self.stack.len() > MAX_DEPTH {
+                        self.syntax(ParsePgnErrorKind::TooDeep(MAX_DEPTH), span);
+                        tokens.skip_variation();
+                    } else {
+                        self.open_variation(span);
+                    }
+                }
+                TokenKind::EndVariation => {
+                    if self.stack.len() > 1 {
+                        self.stack.pop();
+                    } else {
+                        self.syntax(ParsePgnErrorKind::UnmatchedParen, span);
+                    }
+                }
+                TokenKind::Result(outcome) => {
+                    if self.stack.len() > 1 {
+                        self.syntax(ParsePgnErrorKind::ResultInVariation, span);
+                    } else if self.replay.result_marker.is_some() {
+                        self.syntax(ParsePgnErrorKind::SecondResult, span);
+                    } else {
+                        self.replay.result_marker = Some(outcome);
+                        after_result = true;
+                        self.result_span = span;
+                    }
+                }
+                TokenKind::Error(kind) => self.syntax(kind, span),
+            }
+        }
+        if !started && !self.start(&tags) {
+            return;
+        }
+        while self.stack.len() > 1 {
+            if let Some(frame) = self.stack.pop() {
+                self.syntax(ParsePgnErrorKind::UnclosedVariation, frame.open);
+            }
+        }
+        self.end_of_mainline(&tags);
+    }
+}
+
+impl<'a> Run<'_, 'a> {
+    fn tag(&mut self, tags: &mut Tags<'a>, name: &'a [u8], value: &'a [u8], span: Span) {
+        let value_span = {
+            let start = offset_in(self.source, value);
+            Span::new(start, start + value.len())
+        };
+        match name {
+            b"FEN" if tags.fen.is_none() => tags.fen = Some((value, value_span)),
+            b"SetUp" if tags.setup.is_none() => tags.setup = Some(value),
+            b"Variant" if tags.variant.is_none() => tags.variant = Some(value),
+            b"Result" if tags.result.is_none() => tags.result = Some((value, span)),
+            b"White" if self.replay.white.is_none() => self.replay.white = Some(value_span),
+            b"Black" if self.replay.black.is_none() => self.replay.black = Some(value_span),
+            _ => {}
+        }
+    }
+
+    /// Sets up the mainline's start position from the tags; `false` when
+    /// the game cannot be replayed.
+    fn start(&mut self, tags: &Tags<'a>) -> bool {
+        let chess960 = match tags.variant.map(variant) {
+            None | Some(Variant::Standard) => false,
+            Some(Variant::Chess960) => true,
+            Some(Variant::Unsupported) => {
+                let name = String::from_utf8_lossy(&unescape(tags.variant.unwrap_or_default()))
+                    .into_owned();
+                let span = tags.fen.map(|(_, s)| s).unwrap_or_default();
+                self.push(Severity::Note, DiagnosticKind::UnsupportedVariant(name), span);
+                self.replay.status = Status::Unsupported;
+                return false;
+            }
+        };
+        let mut pos = match tags.fen {
+            Some((value, span)) => {
+                let text = String::from_utf8_lossy(&unescape(value)).into_owned();
+                let text = text.trim();
+                let parsed = match Position::from_fen(text) {
+                    Err(FenError::Parse(err)) if err.field == FenField::FullmoveNumber => {
+                        // Full-move number 0 is a common slip of problem
+                        // databases: read as 1, with a warning.
+                        match text.strip_suffix(" 0") {
+                            Some(head) => {
+                                let fixed = Position::from_fen(&format!("{head} 1"));
+                                if fixed.is_ok() {
+                                    self.push(
+                                        Severity::Warning,
+                                        DiagnosticKind::FullmoveZero,
+                                        span,
+                                    );
+                                }
+                                fixed
+                            }
+                            None => Err(FenError::Parse(err)),
+                        }
+                    }
+                    parsed => parsed,
+                };
+                match parsed {
+                    Ok(pos) => pos,
+                    Err(err) => {
+                        self.push(Severity::Error, DiagnosticKind::BadFen(err), span);
+                        return false;
+                    }
+                }
+            }
+            None => {
+                if tags.setup.is_some_and(|v| v.trim_ascii() == b"1") && self.options.lints {
+                    self.push(Severity::Warning, DiagnosticKind::SetUpWithoutFen, Span::default());
+                }
+                Position::startpos()
+            }
+        };
+        if chess960 {
+            pos.set_chess960(true);
+        }
+        self.history.push(pos.zobrist_key());
+        self.stack.push(Frame {
+            prev: pos.clone(),
+            pos,
+            has_move: false,
+            dead: false,
+            since_dead: 0,
+            open: Span::default(),
+        });
+        self.ready = true;
+        if let Some((value, _)) = tags.result {
+            self.replay.result_tag = outcome(value);
+        }
+        true
+    }
+
+    #[inline]
+    fn top(&mut self) -> &mut Frame {
+        let last = self.stack.len() - 1;
+        &mut self.stack[last]
+    }
+
+    fn move_number(&mut self, written: u32, span: Span) {
+        if !self.options.lints {
+            return;
+        }
+        let frame = self.top();
+        if frame.dead {
+            return;
+        }
+        let expected = frame.pos.fullmoves();
+        if written != expected {
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::MoveNumber { written, expected },
+                span,
+            );
+        }
+    }
+
+    /// Records a lint at `span`; per-game lints only once, counted.
+    fn lint(&mut self, lint: Lint, span: Span, before: Option<&Position>) {
+        if !self.options.lints {
+            return;
+        }
+        let index = lint as usize;
+        if once_per_game(lint) {
+            if let Some(at) = self.once[index] {
+                if let Some(DiagnosticKind::Lint { count, .. }) =
+                    self.replay.diagnostics.get_mut(at).map(|d| &mut d.kind)
+                {
+                    *count += 1;
+                }
+                return;
+            }
+            self.once[index] = Some(self.replay.diagnostics.len());
+        }
+        let kind = DiagnosticKind::Lint { lint, count: 1 };
+        match before {
+            Some(before) => self.push_move(Severity::Warning, kind, span, before),
+            None => self.push(Severity::Warning, kind, span),
+        }
+    }
+
+    fn lints(&mut self, lints: Lints, span: Span) {
+        let before = self.top().prev.clone();
+        for lint in lints.iter() {
+            self.lint(lint, span, Some(&before));
+        }
+    }
+
+    /// Stops the current line (the mainline: the replay's verdict).
+    fn kill(&mut self) {
+        let mainline = self.stack.len() == 1;
+        let frame = self.top();
+        frame.dead = true;
+        frame.since_dead = 0;
+        if mainline {
+            self.replay.complete = false;
+        }
+    }
+
+    fn play(&mut self, text: &'a [u8], span: Span) {
+        let token = MoveToken::parse(text);
+        let frame = self.top();
+        frame.has_move = true;
+        if frame.dead {
+            frame.since_dead += 1;
+            if let Err(err) = token {
+                self.syntax(ParsePgnErrorKind::BadMove(err), span);
+            }
+            return;
+        }
+        let token = match token {
+            Ok(token) => token,
+            Err(err) => {
+                let before = self.top().pos.clone();
+                self.push_move(
+                    Severity::Error,
+                    DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(err)),
+                    span,
+                    &before,
+                );
+                self.kill();
+                return;
+            }
+        };
+        let mainline = self.stack.len() == 1;
+        let letters = self.letters(&token);
+        let frame = self.top();
+        let mut resolved = token.resolve(&frame.pos, letters);
+        if letters == LetterPolicy::Auto
+            && let Err(ResolveError::Ambiguous { pawns, .. }) = resolved
+            && pawns.any()
+        {
+            // No letter of the game has settled the alphabet yet: `B` is
+            // read as SAN's bishop.
+            resolved = token.resolve(&frame.pos, LetterPolicy::English);
+        }
+        match resolved {
+            Ok(Resolved::Move(m)) => {
+                frame.prev.clone_from(&frame.pos);
+                frame.pos.play_unchecked(m);
+                if mainline {
+                    self.mainline_played();
+                }
+                if self.options.lints {
+                    self.move_lints(&token, m, span);
+                }
+            }
+            Ok(Resolved::Null) => match null_move(&frame.pos) {
+                Some(next) => {
+                    frame.prev = std::mem::replace(&mut frame.pos, next);
+                    if mainline {
+                        let before = self.top().prev.clone();
+                        self.push_move(Severity::Warning, DiagnosticKind::NullMove, span, &before);
+                        self.mainline_played();
+                    }
+                }
+                None => {
+                    let before = frame.pos.clone();
+                    self.push_move(Severity::Error, DiagnosticKind::NullInCheck, span, &before);
+                    self.kill();
+                }
+            },
+            Err(err) => {
+                let before = frame.pos.clone();
+                self.push_move(Severity::Error, DiagnosticKind::Illegal(err), span, &before);
+                self.kill();
+            }
+        }
+    }
+
+    /// How to read `B` in `token`: as `--lang` says, or with `--lang auto`
+    /// in the alphabet the game's letters have shown so far.
+    #[inline]
+    fn letters(&mut self, token: &MoveToken) -> LetterPolicy {
+        if self.options.letters != LetterPolicy::Auto {
+            return self.options.letters;
+        }
+        match token.letters {
+            Letters::English => self.alphabet = LetterPolicy::English,
+            Letters::German => self.alphabet = LetterPolicy::German,
+            _ => {}
+        }
+        self.alphabet
+    }
+
+    #[inline]
+    fn move_lints(&mut self, token: &MoveToken, m: Move, span: Span) {
+        let frame = self.top();
+        let lints = token.lints(&frame.prev, m, &frame.pos);
+        if !lints.is_empty() {
+            self.lints(lints, span);
+        }
+    }
+
+    #[inline]
+    fn mainline_played(&mut self) {
+        self.replay.plies += 1;
+        let pos = &self.stack[0].pos;
+        if pos.halfmoves() == 0 {
+            self.history.clear();
+        }
+        self.history.push(pos.zobrist_key());
+    }
+
+    fn open_variation(&mut self, open: Span) {
+        let frame = self.top();
+        let (start, dead) = if !frame.dead {
+            (frame.prev.clone(), false)
+        } else if frame.since_dead == 0 {
+            // The variation replaces the illegal move: it starts where that
+            // move was tried.
+            (frame.pos.clone(), false)
+        } else {
+            // Its start position is unknown: its moves are not judged.
+            (frame.pos.clone(), true)
+        };
+        self.stack.push(Frame {
+            prev: start.clone(),
+            pos: start,
+            has_move: false,
+            dead,
+            since_dead: 1,
+            open,
+        });
+    }
+
+    /// How the game ended on the board.
+    fn termination(&self, pos: &Position) -> Termination {
+        if !pos.has_legal_moves() {
+            return if pos.is_check() {
+                Termination::Checkmate { winner: !pos.turn() }
+            } else {
+                Termination::Stalemate
+            };
+        }
+        if pos.has_insufficient_material() {
+            return Termination::InsufficientMaterial;
+        }
+        if pos.halfmoves() >= 150 {
+            return Termination::SeventyFiveMoves;
+        }
+        let repetitions = match self.history.split_last() {
+            Some((last, earlier)) => {
+                1 + earlier.iter().rev().skip(1).step_by(2).filter(|k| *k == last).count()
+            }
+            None => 1,
+        };
+        if repetitions >= 5 {
+            Termination::FivefoldRepetition
+        } else if repetitions >= 3 {
+            Termination::ThreefoldRepetition
+        } else if pos.halfmoves() >= 100 {
+            Termination::FiftyMoves
+        } else {
+            Termination::Unfinished
+        }
+    }
+
+    fn end_of_mainline(&mut self, tags: &Tags<'a>) {
+        let Some(main) = self.stack.first() else {
+            return;
+        };
+        self.replay.complete = !main.dead;
+        if main.dead {
+            return;
+        }
+        let termination = self.termination(&main.pos);
+        self.replay.termination = Some(termination);
+        let tag = self.replay.result_tag;
+        let marker = self.replay.result_marker;
+        let result_span = self.result_span;
+        let tag_span = tags.result.map(|(_, s)| s).unwrap_or_default();
+        if let (Some(tag), Some(marker)) = (tag, marker)
+            && tag != marker
+        {
+            self.push(
+                Severity::Error,
+                DiagnosticKind::ResultMismatch { tag, marker },
+                result_span,
+            );
+        }
+        if marker.is_none() && self.options.lints {
+            self.push(Severity::Warning, DiagnosticKind::MissingResult, Span::new(self.source.len(), self.source.len()));
+        }
+        let (recorded, span) = match (marker, tag) {
+            (Some(marker), _) => (marker, result_span),
+            (None, Some(tag)) => (tag, tag_span),
+            (None, None) => return,
+        };
+        match (termination.outcome(), recorded) {
+            (None, _) => {}
+            (Some(_), Outcome::Unknown) => self.push(
+                Severity::Warning,
+                DiagnosticKind::UnknownResultOnFinishedBoard(termination),
+                span,
+            ),
+            (Some(imposed), recorded) if imposed != recorded => self.push(
+                Severity::Error,
+                DiagnosticKind::ResultContradicts {
+                    recorded,
+                    termination,
+                },
+                span,
+            ),
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> Replay {
+        if self.ready {
+            self.replay.position = self.stack.first().map(|f| f.pos.clone());
+        }
+        let mut rules = false;
+        let mut errors = false;
+        for d in &self.replay.diagnostics {
+            if d.severity == Severity::Error {
+                errors = true;
+                rules |= d.kind.is_rules();
+            }
+        }
+        if self.replay.status != Status::Unsupported {
+            self.replay.status = if rules {
+                Status::Invalid
+            } else if errors {
+                Status::SyntaxError
+            } else {
+                Status::Valid
+            };
+        }
+        self.replay
+    }
+}
+
+/// Reads a `Result` tag value.
+fn outcome(value: &[u8]) -> Option<Outcome> {
+    match value.trim_ascii() {
+        b"1-0" => Some(Outcome::WhiteWins),
+        b"0-1" => Some(Outcome::BlackWins),
+        b"1/2-1/2" => Some(Outcome::Draw),
+        b"*" => Some(Outcome::Unknown),
+        _ => None,
+    }
+}
