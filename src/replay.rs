@@ -262,6 +262,8 @@ pub enum DiagnosticKind {
         /// The termination marker.
         marker: Outcome,
     },
+    /// A `Result` tag whose value is no result (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    BadResultTag(String),
     /// No termination marker at the end of the movetext.
     MissingResult,
     /// The recorded result contradicts how the game ended on the board.
@@ -296,6 +298,7 @@ impl DiagnosticKind {
             DiagnosticKind::Lint { .. } => "lint",
             DiagnosticKind::MoveNumber { .. } => "move-number",
             DiagnosticKind::ResultMismatch { .. } => "result-mismatch",
+            DiagnosticKind::BadResultTag(_) => "bad-result-tag",
             DiagnosticKind::MissingResult => "missing-result",
             DiagnosticKind::ResultContradicts { .. } => "result-contradicts",
             DiagnosticKind::UnknownResultOnFinishedBoard(_) => "unknown-result",
@@ -343,6 +346,9 @@ impl fmt::Display for DiagnosticKind {
             }
             DiagnosticKind::ResultMismatch { tag, marker } => {
                 write!(f, "Result tag \"{tag}\" but the movetext ends with {marker}")
+            }
+            DiagnosticKind::BadResultTag(value) => {
+                write!(f, "Result tag \"{value}\" is not a result (1-0, 0-1, 1/2-1/2, *)")
             }
             DiagnosticKind::MissingResult => f.write_str("no game termination marker"),
             DiagnosticKind::ResultContradicts {
@@ -663,9 +669,16 @@ impl<'a> Run<'_, 'a> {
         while let Some(token) = tokens.next() {
             let span = token.span;
             if !started {
-                if let TokenKind::Tag { name, value } = token.kind {
-                    self.tag(&mut tags, name, value, span);
-                    continue;
+                match token.kind {
+                    TokenKind::Tag { name, value } => {
+                        self.tag(&mut tags, name, value, span);
+                        continue;
+                    }
+                    TokenKind::Error(kind) => {
+                        self.syntax(kind, span);
+                        continue;
+                    }
+                    _ => {}
                 }
                 started = true;
                 if !self.start(&tags) {
@@ -673,7 +686,8 @@ impl<'a> Run<'_, 'a> {
                 }
             }
             match token.kind {
-                TokenKind::Tag { .. } => self.syntax(ParsePgnErrorKind::TagInMovetext, span),
+                // The grammar reports a misplaced tag pair itself.
+                TokenKind::Tag { name, value } => self.tag(&mut tags, name, value, span),
                 TokenKind::MoveNumber(n) => self.move_number(n, span),
                 TokenKind::Move(text) => {
                     if self.stack.len() == 1 && after_result {
@@ -824,8 +838,12 @@ impl<'a> Run<'_, 'a> {
             open: Span::default(),
         });
         self.ready = true;
-        if let Some((value, _)) = tags.result {
+        if let Some((value, span)) = tags.result {
             self.replay.result_tag = outcome(value);
+            if self.replay.result_tag.is_none() {
+                let text = String::from_utf8_lossy(value).into_owned();
+                self.push(Severity::Warning, DiagnosticKind::BadResultTag(text), span);
+            }
         }
         true
     }
