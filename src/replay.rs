@@ -211,12 +211,7 @@ impl Ply {
 impl fmt::Display for Ply {
     /// `23.` for White, `23...` for Black.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            self.fullmove,
-            self.color.fold(".", "...")
-        )
+        write!(f, "{}{}", self.fullmove, self.color.fold(".", "..."))
     }
 }
 
@@ -328,9 +323,7 @@ impl fmt::Display for DiagnosticKind {
             DiagnosticKind::NullInCheck => f.write_str("illegal move: null move while in check"),
             DiagnosticKind::NullMove => f.write_str("null move in the mainline"),
             DiagnosticKind::BadFen(err) => write!(f, "FEN tag: {err}"),
-            DiagnosticKind::FullmoveZero => {
-                f.write_str("FEN tag: full-move number 0, read as 1")
-            }
+            DiagnosticKind::FullmoveZero => f.write_str("FEN tag: full-move number 0, read as 1"),
             DiagnosticKind::SetUpWithoutFen => {
                 f.write_str("SetUp \"1\" without a FEN tag; replayed from the start position")
             }
@@ -345,10 +338,16 @@ impl fmt::Display for DiagnosticKind {
                 write!(f, "move number {written} before move {expected}")
             }
             DiagnosticKind::ResultMismatch { tag, marker } => {
-                write!(f, "Result tag \"{tag}\" but the movetext ends with {marker}")
+                write!(
+                    f,
+                    "Result tag \"{tag}\" but the movetext ends with {marker}"
+                )
             }
             DiagnosticKind::BadResultTag(value) => {
-                write!(f, "Result tag \"{value}\" is not a result (1-0, 0-1, 1/2-1/2, *)")
+                write!(
+                    f,
+                    "Result tag \"{value}\" is not a result (1-0, 0-1, 1/2-1/2, *)"
+                )
             }
             DiagnosticKind::MissingResult => f.write_str("no game termination marker"),
             DiagnosticKind::ResultContradicts {
@@ -640,7 +639,13 @@ impl<'a> Run<'_, 'a> {
         });
     }
 
-    fn push_move(&mut self, severity: Severity, kind: DiagnosticKind, span: Span, before: &Position) {
+    fn push_move(
+        &mut self,
+        severity: Severity,
+        kind: DiagnosticKind,
+        span: Span,
+        before: &Position,
+    ) {
         let in_variation = self.stack.len() > 1;
         self.replay.diagnostics.push(Diagnostic {
             severity,
@@ -780,7 +785,11 @@ impl<'a> Run<'_, 'a> {
                 let name = String::from_utf8_lossy(&unescape(tags.variant.unwrap_or_default()))
                     .into_owned();
                 let span = tags.fen.map(|(_, s)| s).unwrap_or_default();
-                self.push(Severity::Note, DiagnosticKind::UnsupportedVariant(name), span);
+                self.push(
+                    Severity::Note,
+                    DiagnosticKind::UnsupportedVariant(name),
+                    span,
+                );
                 self.replay.status = Status::Unsupported;
                 return false;
             }
@@ -820,7 +829,11 @@ impl<'a> Run<'_, 'a> {
             }
             None => {
                 if tags.setup.is_some_and(|v| v.trim_ascii() == b"1") && self.options.lints {
-                    self.push(Severity::Warning, DiagnosticKind::SetUpWithoutFen, Span::default());
+                    self.push(
+                        Severity::Warning,
+                        DiagnosticKind::SetUpWithoutFen,
+                        Span::default(),
+                    );
                 }
                 Position::startpos()
             }
@@ -1045,7 +1058,9 @@ impl<'a> Run<'_, 'a> {
     fn termination(&self, pos: &Position) -> Termination {
         if !pos.has_legal_moves() {
             return if pos.is_check() {
-                Termination::Checkmate { winner: !pos.turn() }
+                Termination::Checkmate {
+                    winner: !pos.turn(),
+                }
             } else {
                 Termination::Stalemate
             };
@@ -1058,7 +1073,13 @@ impl<'a> Run<'_, 'a> {
         }
         let repetitions = match self.history.split_last() {
             Some((last, earlier)) => {
-                1 + earlier.iter().rev().skip(1).step_by(2).filter(|k| *k == last).count()
+                1 + earlier
+                    .iter()
+                    .rev()
+                    .skip(1)
+                    .step_by(2)
+                    .filter(|k| *k == last)
+                    .count()
             }
             None => 1,
         };
@@ -1097,7 +1118,11 @@ impl<'a> Run<'_, 'a> {
             );
         }
         if marker.is_none() && self.options.lints {
-            self.push(Severity::Warning, DiagnosticKind::MissingResult, Span::new(self.source.len(), self.source.len()));
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::MissingResult,
+                Span::new(self.source.len(), self.source.len()),
+            );
         }
         let (recorded, span) = match (marker, tag) {
             (Some(marker), _) => (marker, result_span),
@@ -1156,5 +1181,358 @@ fn outcome(value: &[u8]) -> Option<Outcome> {
         b"1/2-1/2" => Some(Outcome::Draw),
         b"*" => Some(Outcome::Unknown),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Color::{Black, White};
+
+    fn run(text: &str) -> Replay {
+        let options = ReplayOptions {
+            letters: LetterPolicy::Auto,
+            lints: true,
+        };
+        replay(&RawGame::from_bytes(text.as_bytes()), &options)
+    }
+
+    /// `(severity, kind name, message)` of every diagnostic.
+    fn found(r: &Replay) -> Vec<(Severity, &'static str, String)> {
+        r.diagnostics
+            .iter()
+            .map(|d| (d.severity, d.kind.name(), d.message()))
+            .collect()
+    }
+
+    fn kinds(r: &Replay) -> Vec<&'static str> {
+        r.diagnostics.iter().map(|d| d.kind.name()).collect()
+    }
+
+    const KNIGHTS_TWICE: &str = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+
+    #[test]
+    fn each_result_rule() {
+        use Termination::*;
+        let fivefold = format!("{KNIGHTS_TWICE} 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8");
+        let cases: Vec<(String, Termination, &[&str])> = vec![
+            // Mate, and the results recorded on it.
+            (
+                "1. f3 e5 2. g4 Qh4# 0-1".into(),
+                Checkmate { winner: Black },
+                &[],
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# 1-0".into(),
+                Checkmate { winner: Black },
+                &["result-contradicts"],
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# 1/2-1/2".into(),
+                Checkmate { winner: Black },
+                &["result-contradicts"],
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# *".into(),
+                Checkmate { winner: Black },
+                &["unknown-result"],
+            ),
+            // Stalemate: drawn; a decisive result contradicts it.
+            (
+                "[FEN \"7k/8/8/5Q2/8/8/8/K7 w - - 0 1\"]\n1. Qg6 1/2-1/2".into(),
+                Stalemate,
+                &[],
+            ),
+            (
+                "[FEN \"7k/8/8/5Q2/8/8/8/K7 w - - 0 1\"]\n1. Qg6 1-0".into(),
+                Stalemate,
+                &["result-contradicts"],
+            ),
+            // Each dead position by material.
+            (
+                "[FEN \"8/8/4k3/8/8/8/8/4K3 w - - 0 1\"]\n1/2-1/2".into(),
+                InsufficientMaterial,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4k3/8/8/2N5/8/4K3 w - - 0 1\"]\n1/2-1/2".into(),
+                InsufficientMaterial,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4k3/8/8/2B5/8/4K3 w - - 0 1\"]\n1/2-1/2".into(),
+                InsufficientMaterial,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4kb2/8/8/2B5/8/4K3 w - - 0 1\"]\n1/2-1/2".into(),
+                InsufficientMaterial,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4kb2/8/8/2B5/8/4K3 w - - 0 1\"]\n0-1".into(),
+                InsufficientMaterial,
+                &["result-contradicts"],
+            ),
+            (
+                "[FEN \"8/8/4k3/8/8/2B5/8/4K3 w - - 0 1\"]\n*".into(),
+                InsufficientMaterial,
+                &["unknown-result"],
+            ),
+            // Bishops on squares of both colours, or a knight and a pawn: not dead.
+            (
+                "[FEN \"8/3b4/4k3/8/8/2B5/8/4K3 w - - 0 1\"]\n1-0".into(),
+                Unfinished,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4k3/p7/8/2N5/8/4K3 w - - 0 1\"]\n1-0".into(),
+                Unfinished,
+                &[],
+            ),
+            // Threefold is claimable (any result), fivefold is a draw.
+            (format!("{KNIGHTS_TWICE} 1-0"), ThreefoldRepetition, &[]),
+            (format!("{KNIGHTS_TWICE} *"), ThreefoldRepetition, &[]),
+            (format!("{fivefold} 1/2-1/2"), FivefoldRepetition, &[]),
+            (
+                format!("{fivefold} 1-0"),
+                FivefoldRepetition,
+                &["result-contradicts"],
+            ),
+            (
+                format!("{fivefold} *"),
+                FivefoldRepetition,
+                &["unknown-result"],
+            ),
+            // 50 moves are claimable, 75 moves end the game.
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 99 60\"]\n60. Ra3 0-1".into(),
+                FiftyMoves,
+                &[],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 98 60\"]\n60. Ra3 *".into(),
+                Unfinished,
+                &[],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 60\"]\n60. Ra3 1/2-1/2".into(),
+                SeventyFiveMoves,
+                &[],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 60\"]\n60. Ra3 1-0".into(),
+                SeventyFiveMoves,
+                &["result-contradicts"],
+            ),
+            // A draw or a resignation on an unfinished board is fine.
+            ("1. e4 e5 1/2-1/2".into(), Unfinished, &[]),
+            ("1. e4 e5 0-1".into(), Unfinished, &[]),
+        ];
+        for (text, termination, expected) in cases {
+            let r = run(&text);
+            assert_eq!(r.termination, Some(termination), "{text}");
+            assert_eq!(kinds(&r), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn en_passant_right_makes_positions_differ() {
+        // After 1.d4 Black may take en passant: that position is not the one
+        // after 3.Ke1 and 5.Ke1 (same placement, no capture possible).
+        let moves = "1. d4 Kd8 2. Ke2 Ke8 3. Ke1 Kd8 4. Ke2 Ke8 5. Ke1 *";
+        let with_ep = run(&format!(
+            "[FEN \"4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1\"]\n{moves}"
+        ));
+        assert_eq!(with_ep.termination, Some(Termination::Unfinished));
+        // The same moves with the black pawn far away: threefold.
+        let without = run(&format!(
+            "[FEN \"4k3/8/8/8/p7/8/3P4/4K3 w - - 0 1\"]\n{moves}"
+        ));
+        assert_eq!(without.termination, Some(Termination::ThreefoldRepetition));
+    }
+
+    #[test]
+    fn mainline_stops_at_the_first_illegal_move() {
+        let r = run("1. e4 e5 2. Ke3 Nc6 3. Nf3 *");
+        assert_eq!(r.status, Status::Invalid);
+        assert_eq!((r.plies, r.complete, r.termination), (2, false, None));
+        let d = &r.diagnostics[0];
+        assert_eq!(d.ply.map(|p| p.to_string()), Some("2.".into()));
+        assert_eq!(d.span, Span::new(12, 15));
+        assert_eq!(
+            d.fen_before().as_deref(),
+            Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")
+        );
+        assert_eq!(r.diagnostics.len(), 1, "nothing judged after the stop");
+    }
+
+    #[test]
+    fn variations_start_before_the_move_they_replace() {
+        let cases: &[(&str, &[&str], u32)] = &[
+            ("1. e4 (1. d4 d5) e5 (1... c5 2. Nf3) 2. Nf3 *", &[], 3),
+            ("1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 *", &[], 2),
+            ("1. e4 (1. e5) e5 2. Nf3 *", &["illegal"], 3),
+            // An illegal move in a variation leaves the mainline alone.
+            ("1. e4 e5 (1... Ke7 2. Ke2) 2. Nf3 *", &["illegal"], 3),
+            // A variation after an illegal mainline move replaces it.
+            ("1. e4 e5 2. Ke3 (2. Nf3 Nc6) *", &["illegal"], 2),
+            // Null moves: fine in a variation, a warning in the mainline.
+            ("1. e4 (1. -- e5) e5 *", &[], 2),
+            ("1. e4 -- 2. d4 *", &["null-move"], 3),
+            ("1. e4 e5 2. Qh5 Nc6 3. Qxf7+ -- *", &["null-in-check"], 5),
+        ];
+        for &(text, expected, plies) in cases {
+            let r = run(text);
+            assert_eq!(kinds(&r), expected, "{text}");
+            assert_eq!(r.plies, plies, "{text}");
+        }
+        let r = run("1. e4 e5 (1... Ke7 2. Ke2) 2. Nf3 *");
+        assert!(r.diagnostics[0].in_variation);
+        assert_eq!(
+            r.diagnostics[0].ply.map(|p| p.to_string()),
+            Some("1...".into())
+        );
+    }
+
+    #[test]
+    fn syntax_and_tag_problems() {
+        let cases: &[(&str, &[(Severity, &str, &str)])] = &[
+            (
+                "[Result \"1-0\"]\n1. e4 e5 0-1",
+                &[(
+                    Severity::Error,
+                    "result-mismatch",
+                    "Result tag \"1-0\" but the movetext ends with 0-1",
+                )],
+            ),
+            (
+                "1. e4 e5",
+                &[(
+                    Severity::Warning,
+                    "missing-result",
+                    "no game termination marker",
+                )],
+            ),
+            (
+                "1. e4 e5 (1... c5 2. Nf3",
+                &[
+                    (Severity::Error, "syntax", "unclosed variation"),
+                    (
+                        Severity::Warning,
+                        "missing-result",
+                        "no game termination marker",
+                    ),
+                ],
+            ),
+            (
+                "1. e4 Xe5 *",
+                &[(
+                    Severity::Error,
+                    "bad-move",
+                    "not a move: unexpected character at offset 0",
+                )],
+            ),
+            (
+                "[Variant \"Atomic\"]\n1. e4 *",
+                &[(
+                    Severity::Note,
+                    "unsupported-variant",
+                    "unsupported variant \"Atomic\"; game skipped",
+                )],
+            ),
+            (
+                "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n*",
+                &[(
+                    Severity::Error,
+                    "bad-fen",
+                    "FEN tag: illegal position: no white king (board field, offset 0); no black king (board field, offset 0)",
+                )],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 0\"]\n1. Kd2 *",
+                &[(
+                    Severity::Warning,
+                    "fen-fullmove-zero",
+                    "FEN tag: full-move number 0, read as 1",
+                )],
+            ),
+            (
+                "1. e4 e5 3. Nf3 *",
+                &[(
+                    Severity::Warning,
+                    "move-number",
+                    "move number 3 before move 2",
+                )],
+            ),
+            (
+                "1. e4 e5 2. Nf3+ *",
+                &[(
+                    Severity::Warning,
+                    "lint",
+                    "check suffix + on a move that gives no check",
+                )],
+            ),
+        ];
+        for &(text, expected) in cases {
+            let r = run(text);
+            let expected: Vec<_> = expected
+                .iter()
+                .map(|&(s, k, m)| (s, k, m.to_string()))
+                .collect();
+            assert_eq!(found(&r), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn variants_and_chess960() {
+        let cases = [
+            ("Standard", Status::Valid),
+            ("chess 960", Status::Valid),
+            ("Fischerandom", Status::Valid),
+            ("wild/0", Status::Valid),
+            ("From Position", Status::Valid),
+            ("Crazyhouse", Status::Unsupported),
+            ("Seirawan", Status::Unsupported),
+        ];
+        for (variant, status) in cases {
+            let r = run(&format!("[Variant \"{variant}\"]\n1. e4 *"));
+            assert_eq!(r.status, status, "{variant}");
+        }
+        // Chess960 castling: king b1, rooks a1 and h1.
+        for (castle, fen) in [
+            ("O-O-O", "4k3/8/8/8/8/8/8/2KR3R b - - 1 1"),
+            ("O-O", "4k3/8/8/8/8/8/8/R4RK1 b - - 1 1"),
+        ] {
+            let r = run(&format!(
+                "[Variant \"Chess960\"]\n[FEN \"4k3/8/8/8/8/8/8/RK5R w HA - 0 1\"]\n1. {castle} *"
+            ));
+            assert_eq!(r.status, Status::Valid, "{:?}", r.diagnostics);
+            assert_eq!(
+                r.position.map(|p| p.fen(EpMode::Always)).as_deref(),
+                Some(fen)
+            );
+        }
+    }
+
+    #[test]
+    fn german_letters_by_the_game() {
+        let r = run("1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. La4 *");
+        assert_eq!(r.status, Status::Valid);
+        // English by default: B is a bishop.
+        let r = run("1. e4 e5 2. Bc4 *");
+        assert_eq!(r.status, Status::Valid);
+        assert_eq!(r.plies, 3);
+    }
+
+    #[test]
+    fn termination_names_round_trip() {
+        for (t, name, white) in [
+            (Termination::Checkmate { winner: White }, "checkmate", true),
+            (Termination::Stalemate, "stalemate", false),
+        ] {
+            assert_eq!(t.as_str(), name);
+            assert_eq!(t.outcome() == Some(Outcome::WhiteWins), white);
+        }
     }
 }

@@ -44,7 +44,9 @@ include!("replay_broken_table.rs");
 
 #[test]
 fn broken_files_give_the_listed_diagnostics() {
-    let Some(data) = common::data_dir() else { return };
+    let Some(data) = common::data_dir() else {
+        return;
+    };
     let dir = data.join("broken");
     let mut files = Vec::new();
     for sub in std::fs::read_dir(&dir).unwrap() {
@@ -56,7 +58,10 @@ fn broken_files_give_the_listed_diagnostics() {
     files.sort();
     if std::env::var_os("PGNKIT_BLESS").is_some() {
         for file in &files {
-            println!("    (\"{file}\", \"{}\", \"\"),", diagnostics(&dir.join(file)));
+            println!(
+                "    (\"{file}\", \"{}\", \"\"),",
+                diagnostics(&dir.join(file))
+            );
         }
     }
     let listed: Vec<&str> = BROKEN.iter().map(|r| r.0).collect();

@@ -88,7 +88,11 @@ fn files(data: &Path, dir: &str) -> Vec<(PathBuf, PathBuf)> {
                 stack.push(path);
                 continue;
             }
-            let rel = path.strip_prefix(data).unwrap().to_string_lossy().into_owned();
+            let rel = path
+                .strip_prefix(data)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             let Some(stem) = rel.strip_suffix(".pgn.zst").or(rel.strip_suffix(".pgn")) else {
                 continue;
             };
@@ -109,7 +113,11 @@ fn compare(data: &Path, dir: &str) -> (usize, Vec<(String, u64, String, String)>
     let mut diffs = Vec::new();
     for (pgn, tsv) in files(data, dir) {
         let ours = replay_file(&pgn);
-        let name = pgn.strip_prefix(data).unwrap().to_string_lossy().into_owned();
+        let name = pgn
+            .strip_prefix(data)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
         for (line, status, plies, fen, fen_legal) in agreed_rows(&tsv) {
             compared += 1;
             let theirs = format!("{status} {plies} {fen}");
@@ -120,7 +128,12 @@ fn compare(data: &Path, dir: &str) -> (usize, Vec<(String, u64, String, String)>
             let status_ok = o.ok == (status == "ok");
             if !status_ok || o.plies != plies || o.fen != fen || o.fen_legal != fen_legal {
                 let st = if o.ok { "ok" } else { "illegal" };
-                diffs.push((name.clone(), line, format!("{st} {} {}", o.plies, o.fen), theirs));
+                diffs.push((
+                    name.clone(),
+                    line,
+                    format!("{st} {} {}", o.plies, o.fen),
+                    theirs,
+                ));
             }
         }
     }
@@ -150,7 +163,9 @@ const DIFFERENCES: &[(&str, u64, &str, &str, &str)] = &[
 ];
 
 fn check(dir: &str) {
-    let Some(data) = common::data_dir() else { return };
+    let Some(data) = common::data_dir() else {
+        return;
+    };
     if common::expected_dir().is_none() {
         return;
     }
@@ -158,7 +173,10 @@ fn check(dir: &str) {
     for d in &diffs {
         eprintln!("{}\t{}\tours: {}\ttheirs: {}", d.0, d.1, d.2, d.3);
     }
-    eprintln!("{dir}: {compared} agreed rows compared, {} differ", diffs.len());
+    eprintln!(
+        "{dir}: {compared} agreed rows compared, {} differ",
+        diffs.len()
+    );
     assert!(compared > 0, "no reference rows under {dir}");
     let found: Vec<(&str, u64)> = diffs.iter().map(|d| (d.0.as_str(), d.1)).collect();
     let listed: Vec<(&str, u64)> = DIFFERENCES

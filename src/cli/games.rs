@@ -353,7 +353,10 @@ pub fn too_large(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done) {
             let mut s = String::new();
             s.push('{');
             json_field(&mut s, "file", Some(ctx.path));
-            let _ = write!(s, ",\"game\":{number},\"offset\":{offset},\"line\":{line},\"column\":1");
+            let _ = write!(
+                s,
+                ",\"game\":{number},\"offset\":{offset},\"line\":{line},\"column\":1"
+            );
             s.push_str(",\"ply\":null,\"move\":null,\"fen\":null");
             s.push(',');
             json_field(&mut s, "severity", Some("error"));

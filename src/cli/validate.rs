@@ -93,7 +93,14 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         }
         done
     };
-    let run = Run::execute(&args.files, args.jobs, args.progress, args.quiet, &mut out, work)?;
+    let run = Run::execute(
+        &args.files,
+        args.jobs,
+        args.progress,
+        args.quiet,
+        &mut out,
+        work,
+    )?;
     out.finish()?;
     if !args.quiet {
         summary(&run.stats);
