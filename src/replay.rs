@@ -46,7 +46,7 @@
 //! let game = RawGame::from_bytes(b"1. e4 e5 2. Ke3 *");
 //! let r = replay(&game, &ReplayOptions::default());
 //! assert_eq!(r.status, Status::Invalid);
-//! assert_eq!(r.plies, 3);
+//! assert_eq!(r.plies, 2); // 1. e4 e5 played; 2. Ke3 is not
 //! assert_eq!(r.diagnostics[0].message(), "illegal move: the king would be in check on e3");
 //! ```
 
