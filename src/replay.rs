@@ -47,7 +47,7 @@
 //! let r = replay(&game, &ReplayOptions::default());
 //! assert_eq!(r.status, Status::Invalid);
 //! assert_eq!(r.plies, 2); // 1. e4 e5 played; 2. Ke3 is not
-//! assert_eq!(r.diagnostics[0].message(), "illegal move: the king would be in check on e3");
+//! assert_eq!(r.diagnostics[0].message(), "illegal move: no king can move to e3");
 //! ```
 
 use std::fmt;
