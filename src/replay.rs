@@ -583,6 +583,8 @@ struct Run<'r, 'a> {
     result_span: Span,
     /// The alphabet the game's tokens have shown so far (for `--lang auto`).
     alphabet: LetterPolicy,
+    /// Whether each line keeps the position before its last move.
+    keep_prev: bool,
     /// The mainline's start position is set up.
     ready: bool,
 }
@@ -620,6 +622,7 @@ impl Replayer {
             result_span: Span::default(),
             ready: false,
             alphabet: LetterPolicy::Auto,
+            keep_prev: true,
         };
         run.run();
         run.finish()
@@ -671,7 +674,18 @@ impl<'a> Run<'_, 'a> {
         let mut tags = Tags::default();
         let mut started = false;
         let mut after_result = false;
-        while let Some(token) = tokens.next() {
+        // Without lints, move numbers need no look and comments no token.
+        let lints = self.options.lints;
+        // The position before each move is kept only where it can be used:
+        // for a variation (a game without `(` has none) or for lints.
+        self.keep_prev = lints || memchr::memchr(b'(', source).is_some();
+        loop {
+            let token = if lints {
+                tokens.next()
+            } else {
+                tokens.next_significant()
+            };
+            let Some(token) = token else { break };
             let span = token.span;
             if !started {
                 match token.kind {
@@ -953,6 +967,7 @@ impl<'a> Run<'_, 'a> {
             }
         };
         let mainline = self.stack.len() == 1;
+        let keep_prev = self.keep_prev;
         let letters = self.letters(&token);
         let frame = self.top();
         let mut resolved = token.resolve(&frame.pos, letters);
@@ -966,7 +981,9 @@ impl<'a> Run<'_, 'a> {
         }
         match resolved {
             Ok(Resolved::Move(m)) => {
-                frame.prev.clone_from(&frame.pos);
+                if keep_prev {
+                    frame.prev.clone_from(&frame.pos);
+                }
                 frame.pos.play_unchecked(m);
                 if mainline {
                     self.mainline_played();
