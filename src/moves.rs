@@ -92,6 +92,18 @@ impl Move {
         matches!(self, Move::EnPassant { .. })
     }
 
+    /// Whether the move is castling.
+    #[inline]
+    pub const fn is_castle(self) -> bool {
+        matches!(self, Move::Castle { .. })
+    }
+
+    /// Whether the move promotes a pawn.
+    #[inline]
+    pub const fn is_promotion(self) -> bool {
+        self.promotion().is_some()
+    }
+
     /// The promotion role, if any.
     #[inline]
     pub const fn promotion(self) -> Option<Role> {

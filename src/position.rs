@@ -10,7 +10,7 @@ use crate::{
     castling::{Castles, CastlingSide},
     color::Color,
     moves::{Move, MoveList},
-    role::{Piece, Role},
+    role::Role,
     setup::Setup,
     square::{File, Rank, Square},
     zobrist,
@@ -500,6 +500,35 @@ impl Position {
         self.key ^= zobrist::turn(Color::Black);
     }
 
+    /// Plays a null move (`--` in PGN variations): the other side is to
+    /// move, the en-passant square is cleared, the half-move clock counts
+    /// on, the move number advances after Black; the key follows.
+    ///
+    /// The side to move must not be in check, or the result breaks the
+    /// position's invariants; the caller decides whether null moves are
+    /// allowed at all.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{Color, Position};
+    /// let mut pos = Position::startpos();
+    /// pos.play_null();
+    /// assert_eq!(pos.turn(), Color::Black);
+    /// assert_eq!(pos.halfmoves(), 1);
+    /// pos.play_null();
+    /// assert_eq!(pos.fullmoves(), 2);
+    /// assert_eq!(pos.zobrist_key(), Position::startpos().zobrist_key());
+    /// ```
+    pub fn play_null(&mut self) {
+        self.ep_square = None;
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        if self.turn == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = !self.turn;
+        self.key ^= zobrist::turn(Color::Black);
+    }
+
     /// Plays `m` if it is legal here.
     ///
     /// # Errors
@@ -548,17 +577,15 @@ fn ep_square_plausible(board: &Board, turn: Color, ep: Square) -> bool {
     if ep.rank() != Rank::SIXTH.relative_to(turn) {
         return false;
     }
-    let forward = turn.fold(8, -8);
-    let (Some(pawn), Some(behind)) = (ep.offset(0, -forward / 8), ep.offset(0, forward / 8)) else {
+    // Seen from the side to move, the pawn that double-stepped stands one
+    // rank below the square and its start square is one rank above.
+    let up = turn.fold(1, -1);
+    let (Some(pawn), Some(start)) = (ep.offset(0, -up), ep.offset(0, up)) else {
         return false;
     };
     !board.occupied().contains(ep)
-        && !board.occupied().contains(behind)
-        && board.piece_at(pawn)
-            == Some(Piece {
-                color: !turn,
-                role: Role::Pawn,
-            })
+        && !board.occupied().contains(start)
+        && board.piece_at(pawn) == Some(Role::Pawn.of(!turn))
 }
 
 impl fmt::Debug for Position {
@@ -806,5 +833,26 @@ mod tests {
         );
         assert_eq!(list.len(), 1);
         assert!(p.is_legal(list[0]));
+    }
+
+    #[test]
+    fn null_move() {
+        let cases = [
+            (
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 1 2",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K3 b - - 7 40",
+                "4k3/8/8/8/8/8/8/4K3 w - - 8 41",
+            ),
+        ];
+        for (before, after) in cases {
+            let mut pos = Position::from_fen(before).unwrap();
+            pos.play_null();
+            let expected = Position::from_fen(after).unwrap();
+            assert_eq!(pos, expected, "{before}");
+            assert_eq!(pos.zobrist_key(), expected.zobrist_key());
+        }
     }
 }

@@ -502,6 +502,8 @@ pub struct Replayer {
     stack: Vec<Frame>,
     /// Keys of the mainline positions since the last irreversible move.
     history: Vec<u64>,
+    /// The standard start position, computed once.
+    startpos: Option<Position>,
 }
 
 /// Tags the replay reads.
@@ -576,6 +578,7 @@ struct Run<'r, 'a> {
     options: ReplayOptions,
     stack: &'r mut Vec<Frame>,
     history: &'r mut Vec<u64>,
+    startpos: &'r Position,
     replay: Replay,
     /// Per-game lints: index of their diagnostic, by lint.
     once: [Option<usize>; Lint::ALL.len()],
@@ -601,11 +604,13 @@ impl Replayer {
     pub fn replay(&mut self, raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
         self.stack.clear();
         self.history.clear();
+        let startpos = self.startpos.get_or_insert_with(Position::startpos);
         let mut run = Run {
             source: raw.bytes,
             options: *options,
             stack: &mut self.stack,
             history: &mut self.history,
+            startpos,
             replay: Replay {
                 status: Status::Valid,
                 plies: 0,
@@ -849,7 +854,7 @@ impl<'a> Run<'_, 'a> {
                         Span::default(),
                     );
                 }
-                Position::startpos()
+                self.startpos.clone()
             }
         };
         if chess960 {

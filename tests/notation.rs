@@ -8,10 +8,14 @@ mod common;
 
 use std::path::Path;
 
-use pgnkit::{LetterPolicy, Lint, Move, MoveToken, Position, Resolved, Style, notation::Notation};
+use pgnkit::{
+    Alphabet, LetterPolicy, Lint, Move, MoveToken, Position, Resolved, Square, Style,
+    notation::Notation,
+};
 
 /// The styles written, each with the letter policy that reads it back.
-fn styles() -> [(&'static str, Style, LetterPolicy); 9] {
+fn styles() -> [(&'static str, Style, LetterPolicy); 11] {
+    let figurine_lan = Style::new(Notation::Long, Alphabet::Figurine);
     [
         ("san", Style::SAN, LetterPolicy::English),
         ("lan", Style::LAN, LetterPolicy::English),
@@ -34,6 +38,12 @@ fn styles() -> [(&'static str, Style, LetterPolicy); 9] {
             LetterPolicy::German,
         ),
         ("figurine", Style::FIGURINE, LetterPolicy::Auto),
+        ("figurine-lan", figurine_lan, LetterPolicy::Auto),
+        (
+            "figurine-lan+P",
+            figurine_lan.with_pawn_letter(true),
+            LetterPolicy::Auto,
+        ),
     ]
 }
 
@@ -144,9 +154,10 @@ fn depth_two_from_startpos_and_kiwipete() {
     ] {
         let root = Position::from_fen(fen).unwrap();
         let mut positions = 0;
+        let mut trips = 0;
         let mut visit = |pos: &Position, path: &[Move]| {
             let origin = format!("{name} after {path:?}");
-            round_trip(pos, &origin, &mut failures);
+            trips += round_trip(pos, &origin, &mut failures);
             positions += 1;
         };
         visit(&root, &[]);
@@ -164,7 +175,117 @@ fn depth_two_from_startpos_and_kiwipete() {
             positions, expected,
             "{name}: 1 + depth 1 + depth 2 positions"
         );
+        eprintln!("{name}: {positions} positions up to depth 2, {trips} round trips");
     }
+    failures.truncate(20);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every UCI pair and every SAN `{piece}{square}` in tricky and a sample of
+/// random positions: resolving never panics, a move found is legal, and a
+/// legal move is always found.
+#[test]
+fn every_token_resolves_consistently() {
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    let mut fens = epds(&dir, "tricky.perft");
+    fens.extend(epds(&dir, "random.perft").into_iter().step_by(97));
+    fens.extend(epds(&dir, "chess960.perft").into_iter().step_by(97));
+    let letters = ["", "N", "B", "R", "Q", "K", "P", "S", "L", "T", "D"];
+    let policies = [
+        LetterPolicy::Auto,
+        LetterPolicy::English,
+        LetterPolicy::German,
+    ];
+    let mut failures = Vec::new();
+    let mut tokens = 0;
+    for fen in &fens {
+        let pos = Position::from_fen(fen).unwrap();
+        let legal = pos.legal_moves();
+        for from in Square::all() {
+            for to in Square::all() {
+                let text = format!("{from}{to}");
+                let Ok(token) = MoveToken::parse(text.as_bytes()) else {
+                    continue;
+                };
+                tokens += 1;
+                let plain = legal.iter().find(|m| {
+                    !m.is_castle() && m.promotion().is_none() && m.from() == from && m.to() == to
+                });
+                match (token.resolve(&pos, LetterPolicy::Auto), plain) {
+                    (Ok(Resolved::Move(m)), Some(&want)) if m == want => {}
+                    (Ok(Resolved::Move(m)), None) if m.is_castle() && legal.contains(&m) => {}
+                    (Err(_), None) => {}
+                    (got, want) => failures.push(format!("{fen} {text}: {got:?}, legal {want:?}")),
+                }
+            }
+            for letter in letters {
+                let text = format!("{letter}{from}");
+                let Ok(token) = MoveToken::parse(text.as_bytes()) else {
+                    continue;
+                };
+                for policy in policies {
+                    tokens += 1;
+                    if let Ok(Resolved::Move(m)) = token.resolve(&pos, policy)
+                        && !(legal.contains(&m) && m.to() == from)
+                    {
+                        failures.push(format!("{fen} {text} {policy:?}: {m:?} not legal"));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{} positions, {tokens} tokens", fens.len());
+    failures.truncate(20);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The lichess opening book (`corpus/lichess-chess-openings/*.tsv`, plain
+/// SAN lines without comments): every move resolves in English, carries no
+/// lint, and the writer gives back exactly the text of the book.
+#[test]
+fn lichess_openings_rewrite_exactly() {
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let (mut lines, mut moves) = (0, 0);
+    for file in ["a", "b", "c", "d", "e"] {
+        let path = dir.join(format!("corpus/lichess-chess-openings/{file}.tsv"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for line in text.lines().skip(1) {
+            let Some(pgn) = line.split('\t').nth(2) else {
+                failures.push(format!("{file}.tsv: no pgn column in {line:?}"));
+                continue;
+            };
+            lines += 1;
+            let mut pos = Position::startpos();
+            // Move numbers are the only other tokens in these lines.
+            for san in pgn.split(' ').filter(|t| !t.ends_with('.')) {
+                moves += 1;
+                let token = MoveToken::parse(san.as_bytes());
+                let resolved = token.map(|t| (t, t.resolve(&pos, LetterPolicy::English)));
+                let (token, m) = match resolved {
+                    Ok((token, Ok(Resolved::Move(m)))) => (token, m),
+                    other => {
+                        failures.push(format!("{pgn}: {san}: {other:?}"));
+                        break;
+                    }
+                };
+                let written = Style::SAN.text(&pos, m);
+                let before = pos.clone();
+                pos.play_unchecked(m);
+                let lints = token.lints(&before, m, &pos);
+                if &*written != san || !lints.is_empty() {
+                    let lints: Vec<Lint> = lints.iter().collect();
+                    failures.push(format!("{pgn}: {san} written {written}, lints {lints:?}"));
+                }
+            }
+        }
+    }
+    eprintln!("{lines} opening lines, {moves} moves");
+    assert!(lines > 3_000, "{lines}");
     failures.truncate(20);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

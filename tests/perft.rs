@@ -169,3 +169,43 @@ fn frc_openings_parse() {
     }
     assert_eq!(count, 960);
 }
+
+/// The filtered generator (used to resolve SAN) agrees with filtering the
+/// full list, and counting agrees with listing, on every suite position.
+#[test]
+fn filtered_generation_agrees_with_full_list() {
+    use pgnkit::{Bitboard, MoveList, Role};
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    for case in load(&dir) {
+        let Ok(pos) = Position::from_fen(&case.fen) else {
+            continue;
+        };
+        let all = pos.legal_moves();
+        assert_eq!(pos.count_legal_moves(), all.len(), "{}", case.fen);
+        for role in Role::ALL {
+            let mut targets = Bitboard::EMPTY;
+            for m in all.iter().filter(|m| m.role() == role) {
+                targets = targets.with(m.to()).with(m.king_to());
+            }
+            for to in targets {
+                let mut got = MoveList::new();
+                pos.legal_moves_filtered(Some(role), Bitboard::FULL, to.into(), &mut got);
+                let want: Vec<_> = all
+                    .iter()
+                    .filter(|m| m.role() == role && (m.to() == to || m.king_to() == to))
+                    .copied()
+                    .collect();
+                let mut got: Vec<_> = got.to_vec();
+                got.sort_by_key(|m| format!("{m:?}"));
+                let mut want = want;
+                want.sort_by_key(|m| format!("{m:?}"));
+                assert_eq!(got, want, "{} {role} to {to}", case.fen);
+            }
+        }
+        for &m in all.iter() {
+            assert!(pos.is_legal(m), "{} {m}", case.fen);
+        }
+    }
+}

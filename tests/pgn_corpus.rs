@@ -250,18 +250,28 @@ fn expected_games(tsv: &Path) -> Option<usize> {
     )
 }
 
-/// Frames and parses a file; returns the number of games.
-fn count_games(path: &Path) -> usize {
+/// Frames and parses a file; returns the first line of every game.
+fn game_lines(path: &Path) -> Vec<u64> {
     let file = File::open(path).expect("open");
     let mut framer = GameFramer::new(file);
-    let mut games = 0;
+    let mut lines = Vec::new();
     while let Some(raw) = framer.next_game() {
         let raw = raw.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let game = parse_game(&raw);
-        assert_eq!(game.number, games as u64 + 1);
-        games += 1;
+        assert_eq!(game.number, lines.len() as u64 + 1);
+        lines.push(raw.first_line);
     }
-    games
+    lines
+}
+
+/// The `line` column of a reference file.
+fn expected_lines(tsv: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(tsv).unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .skip(1)
+        .filter_map(|l| l.split('\t').nth(1)?.parse().ok())
+        .collect()
 }
 
 #[test]
@@ -281,7 +291,8 @@ fn game_counts_match_the_references() {
     let mut agree = 0;
     for path in &files {
         let rel = path.strip_prefix(&data).expect("under data");
-        let ours = count_games(path);
+        let lines = game_lines(path);
+        let ours = lines.len();
         let tsv = expected.join(rel).with_extension("tsv");
         let Some(theirs) = expected_games(&tsv) else {
             report.push(format!("{}: no reference ({ours} games)", rel.display()));
@@ -291,7 +302,14 @@ fn game_counts_match_the_references() {
         let listed = DIFFERENCES.iter().find(|d| d.0 == name);
         match listed {
             Some(&(_, py, pk, _)) if (py, pk) == (theirs, ours) => {}
-            None if theirs == ours => agree += 1,
+            None if theirs == ours => {
+                agree += 1;
+                // Where the counts agree, the games start on the same lines.
+                let expected_lines = expected_lines(&tsv);
+                if expected_lines != lines {
+                    report.push(format!("{name}: first lines differ"));
+                }
+            }
             _ => report.push(format!("{name}\t{theirs}\t{ours}")),
         }
     }
@@ -373,5 +391,66 @@ fn fast_path_agrees_with_the_model() {
             assert_eq!(tags, game.tags.len());
             assert_eq!(result, game.result.map(|r| r.outcome));
         }
+    }
+}
+
+/// Framing loses nothing and agrees with the grammar: the bytes between
+/// games are only blank, `%` and `;` lines, and no game holds a tag pair at
+/// the start of a line after its movetext began (a missed boundary).
+#[test]
+fn framing_is_exact_and_agrees_with_the_grammar() {
+    use pgnkit::pgn::ParsePgnErrorKind;
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    pgn_files(&data.join("corpus"), &mut files);
+    pgn_files(&data.join("broken"), &mut files);
+    for path in &files {
+        let text = std::fs::read(path).expect("read");
+        let mut framer = GameFramer::new(&text[..]);
+        let mut covered = if text.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        while let Some(raw) = framer.next_game() {
+            let raw = raw.expect("framing");
+            let start = raw.offset as usize;
+            let gap = &text[covered..start];
+            for line in gap.split(|&b| b == b'\n' || b == b'\r') {
+                let line = line.trim_ascii();
+                assert!(
+                    line.is_empty() || line.starts_with(b"%") || line.starts_with(b";"),
+                    "{} before game {}: {:?}",
+                    path.display(),
+                    raw.number,
+                    String::from_utf8_lossy(line)
+                );
+            }
+            assert_eq!(&text[start..start + raw.bytes.len()], raw.bytes);
+            covered = start + raw.bytes.len();
+            let game = parse_game(&raw);
+            for error in &game.errors {
+                if error.kind == ParsePgnErrorKind::TagInMovetext {
+                    let before = &raw.bytes[..error.span.start];
+                    let line_start = before
+                        .iter()
+                        .rposition(|&b| b == b'\n' || b == b'\r')
+                        .map_or(0, |i| i + 1);
+                    assert!(
+                        !before[line_start..].iter().all(|b| b.is_ascii_whitespace()),
+                        "{} game {}: a tag line inside the game",
+                        path.display(),
+                        raw.number
+                    );
+                }
+            }
+        }
+        assert!(
+            text[covered..].iter().all(|b| b.is_ascii_whitespace()),
+            "{}: text after the last game",
+            path.display()
+        );
     }
 }

@@ -221,12 +221,13 @@ impl MoveToken {
                 }
             }
             match self.notation {
-                Notation::San => {
+                Notation::San if from_file.is_some() || from_rank.is_some() => {
                     let (file, rank) = disambiguation(before, m);
                     if (from_file.is_some() && !file) || (from_rank.is_some() && !rank) {
                         lints.insert(Lint::OverSpecified);
                     }
                 }
+                Notation::San => {}
                 Notation::Long => {
                     let piece = !matches!(mover, Mover::Unnamed) && m.role() != Role::Pawn;
                     if !(piece && disambiguation(before, m) == (true, true)) {

@@ -22,9 +22,10 @@ use crate::{
 /// English, Bauer = pawn in German); the command line's `--lang`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum LetterPolicy {
-    /// Decide by the token's other letters, then by the board: if only a
-    /// bishop move or only a pawn move fits, that one; if both fit, the
-    /// token is [`ResolveError::Ambiguous`].
+    /// Decide by the token's other letters, then by the board: `B` is the
+    /// bishop when a bishop move fits (the PGN standard's letters are
+    /// English), a pawn (Bauer) only when no bishop move fits but a pawn
+    /// move does.
     #[default]
     Auto,
     /// `B` is a bishop.
@@ -33,13 +34,37 @@ pub enum LetterPolicy {
     German,
 }
 
+impl LetterPolicy {
+    /// The policy after reading a token with `letters`: `Auto` becomes
+    /// `English` or `German` once a token uses letters of one alphabet only
+    /// (`N R Q P` or `S L T D`), so a game's later `B`s are read in the
+    /// alphabet it has shown. Other policies stay as they are.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{LetterPolicy, Letters};
+    /// assert_eq!(LetterPolicy::Auto.settle(Letters::German), LetterPolicy::German);
+    /// assert_eq!(LetterPolicy::Auto.settle(Letters::Either), LetterPolicy::Auto);
+    /// assert_eq!(LetterPolicy::English.settle(Letters::German), LetterPolicy::English);
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn settle(self, letters: Letters) -> LetterPolicy {
+        match (self, letters) {
+            (LetterPolicy::Auto, Letters::English) => LetterPolicy::English,
+            (LetterPolicy::Auto, Letters::German) => LetterPolicy::German,
+            (policy, _) => policy,
+        }
+    }
+}
+
 /// What a token resolves to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Resolved {
     /// The one legal move the token describes.
     Move(Move),
     /// A null move (`--`, `Z0`, `0000`); whether it is allowed is the
-    /// caller's decision.
+    /// caller's decision ([`Position::play_null`] plays it).
     Null,
 }
 
@@ -247,18 +272,14 @@ pub enum ResolveError {
     #[error("illegal move: {0}")]
     Illegal(IllegalReason),
     /// Several legal moves fit the token.
-    #[error("ambiguous move: {}", Ambiguity { role: *role, to: *to, from: *from, pawns: *pawns })]
+    #[error("ambiguous move: {}", Ambiguity { role: *role, to: *to, from: *from })]
     Ambiguous {
-        /// The role of the candidates in `from` (the bishop for `B` read as
-        /// bishop or pawn).
+        /// The role of the candidates.
         role: Role,
         /// The destination.
         to: Square,
-        /// The origins of the candidate moves of `role`.
+        /// The origins of the candidate moves.
         from: Bitboard,
-        /// For `B` read as bishop or pawn: the origins of the pawn moves
-        /// that fit as well; empty otherwise.
-        pawns: Bitboard,
     },
 }
 
@@ -273,31 +294,18 @@ struct Ambiguity {
     role: Role,
     to: Square,
     from: Bitboard,
-    pawns: Bitboard,
 }
 
 impl fmt::Display for Ambiguity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let squares = |f: &mut fmt::Formatter<'_>, set: Bitboard| -> fmt::Result {
-            for (i, sq) in set.enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                write!(f, "{sq}")?;
+        write!(f, "{}s on ", self.role)?;
+        for (i, sq) in self.from.enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
             }
-            Ok(())
-        };
-        if self.pawns.any() {
-            f.write_str("B can be the bishop on ")?;
-            squares(f, self.from)?;
-            f.write_str(" or the pawn on ")?;
-            squares(f, self.pawns)?;
-            write!(f, ", both can move to {}", self.to)
-        } else {
-            write!(f, "{}s on ", self.role)?;
-            squares(f, self.from)?;
-            write!(f, " can move to {}", self.to)
+            write!(f, "{sq}")?;
         }
+        write!(f, " can move to {}", self.to)
     }
 }
 
@@ -421,18 +429,16 @@ impl MoveToken {
         }
         let to = query.to;
         if found == Role::King && query.promotion.is_none() {
-            if board.by_piece(Role::Rook.of(us)).contains(to) && from.rank() == to.rank() {
+            let back = Rank::FIRST.relative_to(us);
+            let on_back_rank = from.rank() == back && to.rank() == back;
+            if on_back_rank && board.by_piece(Role::Rook.of(us)).contains(to) {
                 let side = CastlingSide::from_files(from.file(), to.file());
                 if pos.castles().rook(us, side) != Some(to) {
                     return Err(IllegalReason::NoCastlingRight { side }.into());
                 }
                 return castle(pos, side);
             }
-            let back = Rank::FIRST.relative_to(us);
-            if from.rank() == back
-                && to.rank() == back
-                && from.file().index().abs_diff(to.file().index()) == 2
-            {
+            if on_back_rank && from.file().index().abs_diff(to.file().index()) == 2 {
                 let side = CastlingSide::from_files(from.file(), to.file());
                 if side.king_to(us) == to {
                     return castle(pos, side);
@@ -478,7 +484,7 @@ impl Query {
         match *list {
             [m] => Ok(m),
             [] => Err(self.diagnose(pos, role, from).into()),
-            _ => Err(self.ambiguous(role, &list, Bitboard::EMPTY)),
+            _ => Err(self.ambiguous(role, &list)),
         }
     }
 
@@ -494,7 +500,9 @@ impl Query {
         let mut pawns = MoveList::new();
         self.candidates(pos, Role::Pawn, pawn_from, &mut pawns);
         match (&*bishops, &*pawns) {
-            ([m], []) | ([], [m]) => Ok(*m),
+            // The standard's letters are English: when a bishop move fits,
+            // `B` is the bishop, whatever a pawn could do.
+            ([m], _) | ([], [m]) => Ok(*m),
             ([], []) => {
                 let bishop = self.diagnose(pos, Role::Bishop, from);
                 let pawn = self.diagnose(pos, Role::Pawn, pawn_from);
@@ -509,21 +517,16 @@ impl Query {
                 }
                 .into())
             }
-            (_, []) => Err(self.ambiguous(Role::Bishop, &bishops, Bitboard::EMPTY)),
-            ([], _) => Err(self.ambiguous(Role::Pawn, &pawns, Bitboard::EMPTY)),
-            (_, _) => {
-                let pawns = pawns.iter().map(|m| m.from()).collect();
-                Err(self.ambiguous(Role::Bishop, &bishops, pawns))
-            }
+            ([], _) => Err(self.ambiguous(Role::Pawn, &pawns)),
+            (_, _) => Err(self.ambiguous(Role::Bishop, &bishops)),
         }
     }
 
-    fn ambiguous(self, role: Role, moves: &[Move], pawns: Bitboard) -> ResolveError {
+    fn ambiguous(self, role: Role, moves: &[Move]) -> ResolveError {
         ResolveError::Ambiguous {
             role,
             to: self.to,
             from: moves.iter().map(|m| m.from()).collect(),
-            pawns,
         }
     }
 
@@ -683,16 +686,11 @@ mod tests {
         use LetterPolicy::{Auto, English, German};
         use Role::*;
         let illegal = |r: IllegalReason| Err(ResolveError::Illegal(r));
-        let ambiguous = |role, to: &str, from: &str, pawns: &str| {
+        let ambiguous = |role, to: &str, from: &str| {
             Err(ResolveError::Ambiguous {
                 role,
                 to: sq(to),
                 from: bb(from),
-                pawns: if pawns.is_empty() {
-                    Bitboard::EMPTY
-                } else {
-                    bb(pawns)
-                },
             })
         };
         #[rustfmt::skip]
@@ -728,6 +726,7 @@ mod tests {
             ("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", "O-O-O", Auto, illegal(NoCastlingRight { side: QueenSide })),
             ("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", "e1c1", Auto, illegal(NoCastlingRight { side: QueenSide })),
             ("r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1", "e1a1", Auto, illegal(NoCastlingRight { side: QueenSide })),
+            ("4k3/8/8/8/4K2R/8/8/8 w - - 0 1", "e4h4", Auto, illegal(CaptureOwn { to: sq("h4"), role: Rook })),
             ("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1", "O-O", Auto, illegal(CastlingInCheck { side: KingSide })),
             ("r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "O-O", Auto,
                 illegal(CastlingThroughCheck { side: KingSide, square: sq("f1") })),
@@ -749,12 +748,12 @@ mod tests {
                 illegal(PromotionNotAllowed { to: sq("a7"), promotion: Queen })),
             ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8=Q", Auto, Ok(())),
             // Ambiguity.
-            ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", Auto, ambiguous(Knight, "d2", "b1 f1", "")),
+            ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", Auto, ambiguous(Knight, "d2", "b1 f1")),
             ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nbd2", Auto, Ok(())),
-            ("4k3/8/8/8/8/8/8/R4RK1 w - - 0 1", "Rd1", Auto, ambiguous(Rook, "d1", "a1 f1", "")),
+            ("4k3/8/8/8/8/8/8/R4RK1 w - - 0 1", "Rd1", Auto, ambiguous(Rook, "d1", "a1 f1")),
             // `B` as bishop or pawn.
             ("4k3/8/8/8/8/1P6/8/4KB2 w - - 0 1", "Bc4", Auto, Ok(())),
-            ("4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1", "Bc4", Auto, ambiguous(Bishop, "c4", "f1", "c3")),
+            ("4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1", "Bc4", Auto, Ok(())),
             ("4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1", "Bc4", English, Ok(())),
             ("4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1", "Bc4", German, Ok(())),
             ("4k3/8/8/8/8/2P5/8/4K3 w - - 0 1", "Bc4", English, illegal(Unreachable { role: Some(Bishop), to: sq("c4") })),
@@ -810,9 +809,9 @@ mod tests {
                 "ambiguous move: knights on b1, f1 can move to d2",
             ),
             (
-                "4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1",
-                "Bc4",
-                "ambiguous move: B can be the bishop on f1 or the pawn on c3, both can move to c4",
+                "4k3/8/8/8/8/8/8/1B2KB2 w - - 0 1",
+                "Bd3",
+                "ambiguous move: bishops on b1, f1 can move to d3",
             ),
         ];
         for (fen, token, message) in cases {

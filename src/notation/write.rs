@@ -257,8 +257,8 @@ pub struct MoveText {
 }
 
 impl MoveText {
-    /// The most bytes a text holds; the longest move (`♕h4x♖e1=…` or
-    /// `Be5xd6+ e.p.`) needs far fewer.
+    /// The most bytes a text holds; the longest move text any style writes
+    /// (figurine long algebraic, `♙e5xd6+ e.p.` or `♙b7xa8=♕#`) needs 14.
     pub const CAPACITY: usize = 31;
 
     /// An empty text.

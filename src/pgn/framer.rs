@@ -21,8 +21,8 @@ pub struct RawGame<'a> {
     pub offset: u64,
     /// 1-based line of the game's first byte.
     pub first_line: u64,
-    /// The game's text, up to (not including) the blank line or next tag
-    /// section that ended it.
+    /// The game's text, from its first line up to the blank line or tag
+    /// line that ended it, without trailing whitespace.
     pub bytes: &'a [u8],
 }
 
@@ -387,15 +387,26 @@ impl<R: Read> GameFramer<R> {
                 pos += j;
                 break;
             }
-            let Some(close) = memchr::memchr(b'}', &buf[at + 1..]) else {
+            // One pass to the `}`, counting the line ends on the way.
+            let mut end = at + 1;
+            let mut lines = 0;
+            let close = loop {
+                match memchr::memchr3(b'}', b'\n', b'\r', &buf[end..]) {
+                    Some(j) if buf[end + j] == b'}' => break Some(end + j),
+                    Some(j) => {
+                        let crlf = buf[end + j] == b'\r' && buf.get(end + j + 1) == Some(&b'\n');
+                        lines += u64::from(!crlf);
+                        end += j + 1;
+                    }
+                    None => break None,
+                }
+            };
+            let Some(close) = close else {
                 pos = at;
                 break;
             };
-            let body = &buf[at + 1..at + 1 + close];
-            if memchr::memchr2(b'\n', b'\r', body).is_some() {
-                self.line += count_lines(body, true).0;
-            }
-            pos = at + close + 2;
+            self.line += lines;
+            pos = close + 1;
         }
         self.pos = pos;
     }
@@ -448,12 +459,8 @@ impl<R: Read> GameFramer<R> {
                 }
                 Mode::Tag { in_string } => {
                     let rest = &self.buf[self.pos..self.filled];
-                    let found = rest.iter().position(|&b| match b {
-                        b'\n' | b'\r' | b'"' => true,
-                        b'\\' => in_string,
-                        b']' => !in_string,
-                        _ => false,
-                    });
+                    let stops = &TAG_STOPS[usize::from(in_string)];
+                    let found = rest.iter().position(|&b| stops[usize::from(b)]);
                     let Some(i) = found else {
                         self.pos = self.filled;
                         continue;
@@ -556,6 +563,22 @@ impl<R: Read> GameFramer<R> {
     }
 }
 
+/// Bytes that need a decision in a tag line, outside and inside a quoted
+/// value.
+static TAG_STOPS: [[bool; 256]; 2] = {
+    let mut tables = [[false; 256]; 2];
+    let mut t = 0;
+    while t < 2 {
+        tables[t][b'\n' as usize] = true;
+        tables[t][b'\r' as usize] = true;
+        tables[t][b'"' as usize] = true;
+        t += 1;
+    }
+    tables[0][b']' as usize] = true;
+    tables[1][b'\\' as usize] = true;
+    tables
+};
+
 /// Counts line ends in `bytes`; with `complete == false` a final `\r` is
 /// left out (its `\n` may follow) and reported as pending.
 fn count_lines(bytes: &[u8], complete: bool) -> (u64, bool) {
@@ -656,6 +679,16 @@ mod tests {
                 "brace in a tag value",
                 b"[A \"{\"]\n1. e4 *\n[A \"2\"]\n*\n",
                 &[(1, "[A \"{\"]\n1. e4 *"), (3, "[A \"2\"]\n*")],
+            ),
+            (
+                "bracket in a tag value",
+                b"[A \"]\n[\"]\n1. e4 *\n[A \"2\"]\n*\n",
+                &[(1, "[A \"]\n[\"]\n1. e4 *"), (4, "[A \"2\"]\n*")],
+            ),
+            (
+                "bracket and brace in tag values",
+                b"[A \"x]y\"] [B \"{\"]\n1. e4 *\n[A \"2\"]\n*\n",
+                &[(1, "[A \"x]y\"] [B \"{\"]\n1. e4 *"), (3, "[A \"2\"]\n*")],
             ),
             (
                 "escaped quote in a tag value",

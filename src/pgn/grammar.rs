@@ -101,6 +101,8 @@ pub struct Token<'a> {
 const SPACE: u8 = 1;
 const DELIMITER: u8 = 2;
 const DIGIT: u8 = 4;
+const TAG_NAME: u8 = 8;
+const STRING_STOP: u8 = 16;
 
 static CLASS: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -115,6 +117,12 @@ static CLASS: [u8; 256] = {
         }
         if byte.is_ascii_digit() {
             table[b] |= DIGIT;
+        }
+        if is_tag_name_byte(byte) {
+            table[b] |= TAG_NAME;
+        }
+        if matches!(byte, b'"' | b'\\' | b'\n' | b'\r') {
+            table[b] |= STRING_STOP;
         }
         b += 1;
     }
@@ -146,6 +154,7 @@ const fn is_delimiter_slow(b: u8) -> bool {
             | b'"'
             | b'!'
             | b'?'
+            | b'%'
     )
 }
 
@@ -162,7 +171,7 @@ const fn is_tag_name_byte(b: u8) -> bool {
 
 /// `tag-name`: letters, digits and `_ + # = : -`.
 pub fn tag_name(input: &[u8]) -> IResult<&[u8], &[u8]> {
-    take_while1(is_tag_name_byte).parse(input)
+    take_while1(|b: u8| CLASS[usize::from(b)] & TAG_NAME != 0).parse(input)
 }
 
 /// `string`: `"…"` with `\"` and `\\` escapes, on one line; returns the raw
@@ -170,12 +179,16 @@ pub fn tag_name(input: &[u8]) -> IResult<&[u8], &[u8]> {
 pub fn string(input: &[u8]) -> IResult<&[u8], &[u8]> {
     let (rest, _) = tag(&b"\""[..]).parse(input)?;
     let mut i = 0;
-    while let Some(&b) = rest.get(i) {
-        match b {
-            b'"' => return Ok((&rest[i + 1..], &rest[..i])),
-            b'\\' if matches!(rest.get(i + 1), Some(b'"' | b'\\')) => i += 2,
-            b'\n' | b'\r' => break,
-            _ => i += 1,
+    while let Some(found) = rest[i..]
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] & STRING_STOP != 0)
+    {
+        let at = i + found;
+        match rest[at] {
+            b'"' => return Ok((&rest[at + 1..], &rest[..at])),
+            b'\\' if matches!(rest.get(at + 1), Some(b'"' | b'\\')) => i = at + 2,
+            b'\\' => i = at + 1,
+            _ => break,
         }
     }
     Err(nom::Err::Error(nom::error::Error::new(
@@ -311,11 +324,6 @@ fn plain_move_number(input: &[u8]) -> Option<(usize, u32)> {
         .iter()
         .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
     Some((digits + dots, n))
-}
-
-/// Leading whitespace: skipped between tokens.
-pub fn whitespace(input: &[u8]) -> IResult<&[u8], &[u8]> {
-    multispace0(input)
 }
 
 /// The extent of a tag line's `[…]`: up to the first `]` outside a quoted
@@ -503,16 +511,18 @@ impl<'a> Tokens<'a> {
     /// Reads a tag line's `[…]` at `pos`.
     fn tag_token(&mut self, start: usize) -> Token<'a> {
         let input = &self.source[start..];
+        if self.in_tags
+            && let Ok((rest, (name, value))) = tag_pair(input)
+        {
+            // A well-formed tag pair ends where the framer's rule ends it.
+            self.pos = self.source.len() - rest.len();
+            return self.token(TokenKind::Tag { name, value }, start);
+        }
         let extent = tag_extent(input);
         let text = &input[..extent];
         self.pos = start + extent;
         if !self.in_tags {
             return self.token(TokenKind::Error(ParsePgnErrorKind::TagInMovetext), start);
-        }
-        if let Ok((rest, (name, value))) = tag_pair(text)
-            && rest.is_empty()
-        {
-            return self.token(TokenKind::Tag { name, value }, start);
         }
         if let Some((name, value)) = lenient_tag_pair(text) {
             self.pending =
@@ -649,7 +659,8 @@ impl<'a> Iterator for Tokens<'a> {
                 }
                 Err(_) => self.symbol_token(start),
             },
-            b']' | b'}' | b'"' | 0x00..=0x1f | 0x7f => {
+            // `%` starts an escape line only in column 0 (see `skip_space`).
+            b']' | b'}' | b'"' | b'%' | 0x00..=0x1f | 0x7f => {
                 self.pos = start + 1;
                 self.token(TokenKind::Error(ParsePgnErrorKind::UnexpectedByte), start)
             }

@@ -33,7 +33,7 @@ mod tag;
 mod writer;
 
 pub use self::{
-    error::{ParsePgnError, ParsePgnErrorKind, ReadPgnError},
+    error::{Located, ParsePgnError, ParsePgnErrorKind, ReadPgnError},
     framer::{DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, RawGame},
     game::{
         Comment, CommentKind, DEFAULT_MAX_DEPTH, Game, Line, MainlineEvent, MoveNode, ParseOptions,
@@ -41,7 +41,7 @@ pub use self::{
     },
     grammar::{
         Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
-        symbol, tag_name, tag_pair, whitespace,
+        symbol, tag_name, tag_pair,
     },
     span::Span,
     tag::{Tag, escape, unescape},

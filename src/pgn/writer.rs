@@ -118,7 +118,9 @@ pub fn write_game(game: &Game<'_>, out: &mut impl Write, options: &WriteOptions)
     let start_ply = game
         .tag("FEN")
         .and_then(|t| fen_move_number(&unescape(t.value)))
-        .map_or(0, |(fullmove, black)| (fullmove - 1) * 2 + u32::from(black));
+        .map_or(0, |(fullmove, black)| {
+            (u64::from(fullmove) - 1) * 2 + u64::from(black)
+        });
     let mut emitter = Emitter {
         line_start: text.len(),
         out: text,
@@ -205,7 +207,7 @@ impl Emitter {
         true
     }
 
-    fn number(&mut self, ply: u32, black_dots: bool) {
+    fn number(&mut self, ply: u64, black_dots: bool) {
         let mut text = (ply / 2 + 1).to_string().into_bytes();
         text.extend_from_slice(if ply.is_multiple_of(2) {
             b"."
@@ -217,10 +219,10 @@ impl Emitter {
         self.token(&text);
     }
 
-    fn line(&mut self, line: &Line<'_>, start_ply: u32, options: &WriteOptions) {
+    fn line(&mut self, line: &Line<'_>, start_ply: u64, options: &WriteOptions) {
         let mut interrupted = true;
         for (i, node) in line.moves.iter().enumerate() {
-            let ply = start_ply + i as u32;
+            let ply = start_ply + i as u64;
             interrupted |= self.comments(&node.comments_before, options);
             self.number(ply, interrupted);
             self.token(node.text);
@@ -284,6 +286,11 @@ mod tests {
                 b"[FEN \"8/8/8/8/8/8/8/8 b - - 0 23\"] Kd2 Ke2 Kd1",
                 WriteOptions { tags: TagSelection::None, ..bare },
                 "23... Kd2 24. Ke2 Kd1 *\n\n",
+            ),
+            (
+                b"[FEN \"8/8/8/8/8/8/8/8 b - - 0 4294967295\"] Kd2 Ke2",
+                bare,
+                "4294967295... Kd2 4294967296. Ke2 *\n\n",
             ),
             (
                 b"1.e4 {a} (1.d4) $2 e5 *",

@@ -1,0 +1,141 @@
+//! Random PGN-like byte soup: nothing panics, framing does not depend on how
+//! the input is split into reads, and the writer's output reads back.
+
+mod pgn_support;
+
+use std::io::Read;
+
+use pgnkit::pgn::{GameFramer, RawGame, WriteOptions, parse_game, visit_mainline, write_game};
+
+const PIECES: &[&[u8]] = &[
+    b"[Event \"x\"]",
+    b"[",
+    b"]",
+    b"\"",
+    b"\\",
+    b"{",
+    b"}",
+    b"(",
+    b")",
+    b"(=)",
+    b";",
+    b"%",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b"\n\n",
+    b" ",
+    b"\t",
+    b"1.",
+    b"12...",
+    "…".as_bytes(),
+    b"e4",
+    b"Nf3",
+    b"O-O",
+    b"0-0",
+    b"exd6",
+    b"e.p.",
+    b"!?",
+    b"??",
+    b"$1",
+    b"$999",
+    b"1-0",
+    b"0-1",
+    b"1/2-1/2",
+    b"*",
+    "½-½".as_bytes(),
+    b"\xbd",
+    b"\x00",
+    b"\xff",
+    b"xyz",
+    b"--",
+];
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Hands out reads of random sizes.
+struct Chunks<'a> {
+    data: &'a [u8],
+    rng: Rng,
+}
+
+impl Read for Chunks<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = (self.rng.next() as usize % 7 + 1)
+            .min(out.len())
+            .min(self.data.len());
+        out[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn frames(reader: impl Read) -> Vec<(u64, u64, u64, Vec<u8>)> {
+    let mut framer = GameFramer::new(reader).with_max_game_bytes(4096);
+    let mut out = Vec::new();
+    while let Some(game) = framer.next_game() {
+        match game {
+            Ok(g) => out.push((g.number, g.offset, g.first_line, g.bytes.to_vec())),
+            Err(e) => out.push((0, 0, 0, e.to_string().into_bytes())),
+        }
+    }
+    out
+}
+
+#[test]
+fn byte_soup() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..1000 {
+        let mut text = Vec::new();
+        for _ in 0..rng.next() % 300 {
+            text.extend_from_slice(PIECES[rng.next() as usize % PIECES.len()]);
+        }
+        let whole = frames(&text[..]);
+        let chunked = frames(Chunks {
+            data: &text,
+            rng: Rng(rng.next() | 1),
+        });
+        assert_eq!(whole, chunked, "{:?}", String::from_utf8_lossy(&text));
+        for (number, offset, first_line, bytes) in &whole {
+            let raw = RawGame {
+                number: *number,
+                offset: *offset,
+                first_line: *first_line,
+                bytes,
+            };
+            let game = parse_game(&raw);
+            visit_mainline(&raw, |_| {});
+            let mut out = Vec::new();
+            write_game(&game, &mut out, &WriteOptions::default()).expect("vec");
+            let again = parse_game(&RawGame::from_bytes(&out));
+            let texts = |g: &pgnkit::Game<'_>| -> Vec<Vec<u8>> {
+                g.mainline.moves.iter().map(|m| m.text.to_vec()).collect()
+            };
+            if !game
+                .errors
+                .iter()
+                .any(|e| e.kind == pgnkit::pgn::ParsePgnErrorKind::BinaryData)
+            {
+                pgn_support::assert_round_trip(&raw, "soup", &mut Vec::new());
+                assert_eq!(
+                    texts(&game),
+                    texts(&again),
+                    "{:?}",
+                    String::from_utf8_lossy(bytes)
+                );
+            }
+            for error in &game.errors {
+                let _ = game.line_col(error.span);
+            }
+        }
+    }
+}
