@@ -56,7 +56,7 @@ use crate::{
     color::Color,
     fen::{EpMode, FenError, FenField},
     moves::Move,
-    notation::{LetterPolicy, Letters, Lint, Lints, MoveToken, ResolveError, Resolved},
+    notation::{LetterPolicy, Lint, Lints, MoveToken, ResolveError, Resolved},
     pgn::{Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape},
     position::Position,
 };
@@ -975,15 +975,7 @@ impl<'a> Run<'_, 'a> {
         let keep_prev = self.keep_prev;
         let letters = self.letters(&token);
         let frame = self.top();
-        let mut resolved = token.resolve(&frame.pos, letters);
-        if letters == LetterPolicy::Auto
-            && let Err(ResolveError::Ambiguous { pawns, .. }) = resolved
-            && pawns.any()
-        {
-            // No letter of the game has settled the alphabet yet: `B` is
-            // read as SAN's bishop.
-            resolved = token.resolve(&frame.pos, LetterPolicy::English);
-        }
+        let resolved = token.resolve(&frame.pos, letters);
         match resolved {
             Ok(Resolved::Move(m)) => {
                 if keep_prev {
@@ -1027,11 +1019,7 @@ impl<'a> Run<'_, 'a> {
         if self.options.letters != LetterPolicy::Auto {
             return self.options.letters;
         }
-        match token.letters {
-            Letters::English => self.alphabet = LetterPolicy::English,
-            Letters::German => self.alphabet = LetterPolicy::German,
-            _ => {}
-        }
+        self.alphabet = self.alphabet.settle(token.letters);
         self.alphabet
     }
 
