@@ -1407,7 +1407,8 @@ mod tests {
 
     #[test]
     fn syntax_and_tag_problems() {
-        let cases: &[(&str, &[(Severity, &str, &str)])] = &[
+        type Expected<'a> = &'a [(Severity, &'a str, &'a str)];
+        let cases: &[(&str, Expected<'_>)] = &[
             (
                 "[Result \"1-0\"]\n1. e4 e5 0-1",
                 &[(

@@ -40,7 +40,7 @@ fn diagnostics(path: &Path) -> String {
     out.join(" ")
 }
 
-include!("replay_broken_table.rs");
+include!("replay_broken/table.rs");
 
 #[test]
 fn broken_files_give_the_listed_diagnostics() {

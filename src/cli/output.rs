@@ -137,7 +137,7 @@ mod tests {
             "temporary file left behind"
         );
 
-        let err = Output::open(Some(&target), &[target.clone()])
+        let err = Output::open(Some(&target), std::slice::from_ref(&target))
             .err()
             .unwrap();
         assert!(err.to_string().contains("one of the inputs"));
