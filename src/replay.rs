@@ -56,9 +56,14 @@ use crate::{
     color::Color,
     fen::{EpMode, FenError, FenField},
     moves::Move,
-    notation::{LetterPolicy, Lint, Lints, MoveToken, ResolveError, Resolved},
+    notation::{
+        LetterPolicy, Letters, Lint, Lints, MoveKind, MoveToken, Mover, Notation,
+        ParseMoveTokenError, ResolveError, Resolved, Spelling, Suffix,
+    },
     pgn::{Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape},
     position::Position,
+    role::Role,
+    square::{File, Rank, Square},
 };
 
 /// The deepest variation nesting the replay follows; deeper variations are
@@ -947,7 +952,7 @@ impl<'a> Run<'_, 'a> {
     }
 
     fn play(&mut self, text: &'a [u8], span: Span) {
-        let token = MoveToken::parse(text);
+        let token = parse_move(text);
         let frame = self.top();
         frame.has_move = true;
         if frame.dead {
@@ -1181,6 +1186,92 @@ impl<'a> Run<'_, 'a> {
         }
         self.replay
     }
+}
+
+/// Reads a move token: SAN's everyday shapes (`e4`, `exd5`, `Nf3`, `Ngf3`,
+/// `R1e2`, `Bxc6+`, `Qh4#`) directly, everything else with
+/// [`MoveToken::parse`]. The result is exactly what `MoveToken::parse`
+/// gives (tested over every token of those shapes).
+#[inline]
+fn parse_move(text: &[u8]) -> Result<MoveToken, ParseMoveTokenError> {
+    match plain_san(text) {
+        Some(token) => Ok(token),
+        None => MoveToken::parse(text),
+    }
+}
+
+/// The fast path of [`parse_move`]: `[piece][file|rank][x]square[+|#]` and
+/// `file[x file]rank` pawn moves without promotion.
+#[inline]
+fn plain_san(text: &[u8]) -> Option<MoveToken> {
+    let file = |b: u8| File::new(u32::from(b.wrapping_sub(b'a')));
+    let rank = |b: u8| Rank::new(u32::from(b.wrapping_sub(b'1')));
+    let (body, suffix) = match text.split_last()? {
+        (b'+', body) => (body, Some(Suffix::Check)),
+        (b'#', body) => (body, Some(Suffix::Checkmate)),
+        _ => (text, None),
+    };
+    let (&to_rank, rest) = body.split_last()?;
+    let (&to_file, rest) = rest.split_last()?;
+    let to = Square::from_coords(file(to_file)?, rank(to_rank)?);
+    let (capture, rest) = match rest.split_last() {
+        Some((b'x', rest)) => (true, rest),
+        _ => (false, rest),
+    };
+    let (mover, letters, from_file, from_rank) = match *rest {
+        [] if !capture => (Mover::Unnamed, Letters::None, None, None),
+        [f] if capture && f.is_ascii_lowercase() => {
+            (Mover::Unnamed, Letters::None, Some(file(f)?), None)
+        }
+        [p] => piece(p)?.with(None, None),
+        [p, d] => match (file(d), rank(d)) {
+            (Some(f), _) => piece(p)?.with(Some(f), None),
+            (_, Some(r)) => piece(p)?.with(None, Some(r)),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(MoveToken {
+        kind: MoveKind::Normal {
+            mover,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotion: None,
+        },
+        notation: Notation::San,
+        letters,
+        spelling: Spelling::STANDARD,
+        suffix,
+    })
+}
+
+/// An English SAN piece letter.
+#[derive(Clone, Copy)]
+struct PieceLetter(Mover, Letters);
+
+impl PieceLetter {
+    #[inline]
+    fn with(
+        self,
+        from_file: Option<File>,
+        from_rank: Option<Rank>,
+    ) -> (Mover, Letters, Option<File>, Option<Rank>) {
+        (self.0, self.1, from_file, from_rank)
+    }
+}
+
+#[inline]
+fn piece(letter: u8) -> Option<PieceLetter> {
+    Some(match letter {
+        b'N' => PieceLetter(Mover::Role(Role::Knight), Letters::English),
+        b'R' => PieceLetter(Mover::Role(Role::Rook), Letters::English),
+        b'Q' => PieceLetter(Mover::Role(Role::Queen), Letters::English),
+        b'K' => PieceLetter(Mover::Role(Role::King), Letters::Either),
+        b'B' => PieceLetter(Mover::BishopOrPawn, Letters::Either),
+        _ => return None,
+    })
 }
 
 /// Reads a `Result` tag value.
@@ -1534,6 +1625,38 @@ mod tests {
         let r = run("1. e4 e5 2. Bc4 *");
         assert_eq!(r.status, Status::Valid);
         assert_eq!(r.plies, 3);
+    }
+
+    #[test]
+    fn fast_san_reads_like_the_parser() {
+        let mut fast = 0;
+        for piece in ["", "N", "B", "R", "Q", "K", "P", "S"] {
+            for from in ["", "a", "h", "1", "8", "i", "0", "e2"] {
+                for capture in ["", "x", ":"] {
+                    for to in (0..64).filter_map(Square::new) {
+                        for suffix in ["", "+", "#", "++", "=Q", "e.p."] {
+                            let text = format!("{piece}{from}{capture}{to}{suffix}");
+                            if let Some(token) = plain_san(text.as_bytes()) {
+                                fast += 1;
+                                assert_eq!(Ok(token), MoveToken::parse(text.as_bytes()), "{text}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Pawn pushes and captures, pieces with and without disambiguation.
+        // Pawns: a push and two captures; five pieces: five origins (none,
+        // two files, two ranks), with and without `x`; three suffixes.
+        assert_eq!(fast, 64 * 3 * (3 + 5 * 5 * 2));
+        for text in ["e4", "exd5", "Nf3", "Ngf3", "R1e2", "Bxc6+", "Qh4#", "Kxe2"] {
+            assert!(plain_san(text.as_bytes()).is_some(), "{text}");
+        }
+        for text in [
+            "e8=Q", "Pe4", "Sf3", "0-0", "Ng1f3", "e2e4", "x", "", "+", "exd6e.p.",
+        ] {
+            assert!(plain_san(text.as_bytes()).is_none(), "{text}");
+        }
     }
 
     #[test]
