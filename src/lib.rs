@@ -32,6 +32,7 @@ pub mod perft;
 pub mod pgn;
 pub mod pipeline;
 pub mod position;
+pub mod replay;
 pub mod role;
 pub mod setup;
 pub mod square;
@@ -56,6 +57,10 @@ pub use crate::{
         visit_mainline, write_game,
     },
     position::{IllegalMove, Position, PositionError, PositionProblem},
+    replay::{
+        Diagnostic, DiagnosticKind, Ply, Replay, ReplayOptions, Replayer, Severity, Status,
+        Termination, replay,
+    },
     role::{Piece, Role},
     setup::Setup,
     square::{File, ParseSquareError, Rank, Square},

@@ -1,7 +1,12 @@
 //! The command-line front end: argument parsing and one module per
 //! subcommand. Only this side uses clap, anyhow and indicatif.
 
+mod fen;
+mod games;
+mod output;
 mod perft;
+mod progress;
+mod validate;
 
 use std::process::ExitCode;
 
@@ -35,6 +40,8 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Perft(perft::PerftArgs),
+    Validate(validate::ValidateArgs),
+    Fen(fen::FenArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -42,6 +49,8 @@ pub fn run() -> anyhow::Result<Exit> {
     let cli = Cli::parse();
     match &cli.command {
         Command::Perft(args) => perft::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Fen(args) => fen::run(args),
     }
 }
 

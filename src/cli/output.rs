@@ -39,8 +39,8 @@ impl Output {
         };
         refuse_overwriting_inputs(path, inputs)?;
         let tmp = temporary_name(path);
-        let file = File::create(&tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        let file =
+            File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         Ok(Output {
             sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
             rename: Some((tmp, path.to_path_buf())),
@@ -131,9 +131,15 @@ mod tests {
         let mut out = Output::open(Some(&dir.join("dropped.txt")), &[]).unwrap();
         out.write_all(b"partial").unwrap();
         drop(out);
-        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "temporary file left behind");
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            1,
+            "temporary file left behind"
+        );
 
-        let err = Output::open(Some(&target), &[target.clone()]).err().unwrap();
+        let err = Output::open(Some(&target), std::slice::from_ref(&target))
+            .err()
+            .unwrap();
         assert!(err.to_string().contains("one of the inputs"));
         fs::remove_dir_all(&dir).unwrap();
     }

@@ -79,11 +79,11 @@ impl Progress {
         }
     }
 
-    /// Prints a line above the bar without tearing it.
-    pub fn println(&self, line: &str) {
+    /// Runs `f` (which writes to standard error) with the bar hidden.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.bar {
-            Some(bar) => bar.suspend(|| eprintln!("{line}")),
-            None => eprintln!("{line}"),
+            Some(bar) => bar.suspend(f),
+            None => f(),
         }
     }
 

@@ -1,0 +1,540 @@
+//! Shared machinery of the commands that replay games: reading each input
+//! in batches of framed games on the caller's thread, replaying them on the
+//! pipeline, and formatting diagnostics (text or JSON lines).
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use clap::ValueEnum;
+use pgnkit::input::{self, BytesRead};
+use pgnkit::pgn::{GameFramer, GameInfo, ReadPgnError, Span, unescape};
+use pgnkit::pipeline::{Pipeline, PipelineError};
+use pgnkit::replay::{Diagnostic, Replay, Severity};
+use pgnkit::{LetterPolicy, encoding};
+
+use super::progress::{Progress, When};
+
+/// Bytes of game text per batch handed to a worker.
+const BATCH_BYTES: usize = 2 << 20;
+
+/// The alphabet of piece letters (`--lang`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Lang {
+    /// English SAN unless a game's own letters show German (S, L, T, D).
+    #[default]
+    Auto,
+    /// English: B is a bishop.
+    En,
+    /// German: B is a pawn (Bauer).
+    De,
+}
+
+impl Lang {
+    /// The letter policy for the replay.
+    pub fn policy(self) -> LetterPolicy {
+        match self {
+            Lang::Auto => LetterPolicy::Auto,
+            Lang::En => LetterPolicy::English,
+            Lang::De => LetterPolicy::German,
+        }
+    }
+}
+
+/// How diagnostics are written (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// `path:line:col: severity: game N (White - Black), 23...Nf6: message`
+    /// on standard error.
+    #[default]
+    Text,
+    /// One JSON object per diagnostic and line, on standard output.
+    Json,
+}
+
+/// One item of a batch, in input order.
+pub enum Item {
+    /// A game: where it came from and its bytes in the batch's text.
+    Game(GameInfo, Range<usize>),
+    /// A game over the size bound, skipped by the framer.
+    TooLarge(ReadPgnError),
+}
+
+/// Framed games copied out of the framer, for one worker.
+pub struct Batch {
+    /// The games' texts, one after another.
+    pub text: Vec<u8>,
+    /// The games and skipped games, in input order.
+    pub items: Vec<Item>,
+    /// Input bytes read when the batch was complete (for progress).
+    pub bytes_read: u64,
+}
+
+/// Reads one input as batches.
+struct Batches<R> {
+    framer: GameFramer<R>,
+    bytes_read: BytesRead,
+    error: Option<ReadPgnError>,
+    done: bool,
+}
+
+impl<R: io::Read> Iterator for Batches<R> {
+    type Item = Result<Batch, ReadPgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(err) = self.error.take() {
+            return Some(Err(err));
+        }
+        if self.done {
+            return None;
+        }
+        let mut batch = Batch {
+            text: Vec::with_capacity(BATCH_BYTES + (64 << 10)),
+            items: Vec::new(),
+            bytes_read: 0,
+        };
+        while batch.text.len() < BATCH_BYTES {
+            let start = batch.text.len();
+            match self.framer.next_game_into(&mut batch.text) {
+                Some(Ok(info)) => batch.items.push(Item::Game(info, start..batch.text.len())),
+                Some(Err(err @ ReadPgnError::GameTooLarge { .. })) => {
+                    batch.items.push(Item::TooLarge(err))
+                }
+                Some(Err(err)) => {
+                    self.error = Some(err);
+                    self.done = true;
+                    break;
+                }
+                None => {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        batch.bytes_read = self.bytes_read.get();
+        if batch.items.is_empty() {
+            return self.error.take().map(Err);
+        }
+        Some(Ok(batch))
+    }
+}
+
+/// What a batch produced.
+#[derive(Default)]
+pub struct Done {
+    /// Bytes for standard output.
+    pub stdout: Vec<u8>,
+    /// Bytes for standard error.
+    pub stderr: Vec<u8>,
+    /// Counts.
+    pub stats: Stats,
+    /// Input bytes read when the batch was complete.
+    pub bytes_read: u64,
+}
+
+/// Counts over games.
+#[derive(Debug, Default, Clone)]
+pub struct Stats {
+    /// Games read.
+    pub games: u64,
+    /// Games without errors.
+    pub valid: u64,
+    /// Games with errors.
+    pub errors: u64,
+    /// Games with warnings (and no errors).
+    pub warnings: u64,
+    /// Games skipped: unsupported variants.
+    pub unsupported: u64,
+    /// Games by termination on the board, in the order of
+    /// [`TERMINATIONS`]; the last entry counts games not replayed to the end.
+    pub terminations: [u64; TERMINATIONS.len() + 1],
+}
+
+/// The termination names, in the order of [`Stats::terminations`].
+pub const TERMINATIONS: [&str; 8] = [
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+    "fivefold_repetition",
+    "seventyfive_moves",
+    "threefold_repetition",
+    "fifty_moves",
+    "unfinished",
+];
+
+impl Stats {
+    fn add(&mut self, other: &Stats) {
+        self.games += other.games;
+        self.valid += other.valid;
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.unsupported += other.unsupported;
+        for (a, b) in self.terminations.iter_mut().zip(other.terminations) {
+            *a += b;
+        }
+    }
+
+    /// Counts one replayed game; `errored` says whether it counts as a game
+    /// with errors.
+    pub fn count(&mut self, replay: &Replay, errored: bool, warned: bool) {
+        self.games += 1;
+        if replay.status == pgnkit::Status::Unsupported {
+            self.unsupported += 1;
+        } else if errored {
+            self.errors += 1;
+        } else {
+            self.valid += 1;
+            if warned {
+                self.warnings += 1;
+            }
+        }
+        let index = replay
+            .termination
+            .and_then(|t| TERMINATIONS.iter().position(|&n| n == t.as_str()))
+            .unwrap_or(TERMINATIONS.len());
+        self.terminations[index] += 1;
+    }
+}
+
+/// What the per-game work needs to know about the run.
+pub struct Context<'a> {
+    /// The input's name in messages.
+    pub path: &'a str,
+    /// Diagnostic format.
+    pub format: Format,
+    /// Warnings are errors.
+    pub strict: bool,
+}
+
+/// The ordered run over many inputs: frames each input on this thread,
+/// hands batches to `work` on the pipeline, writes what comes back in
+/// input order.
+pub struct Run {
+    /// Totals over all inputs.
+    pub stats: Stats,
+    /// Whether an input could not be read.
+    pub io_error: bool,
+}
+
+/// The inputs named on the command line (`-` when none).
+pub fn inputs(files: &[PathBuf]) -> Vec<PathBuf> {
+    if files.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        files.to_vec()
+    }
+}
+
+/// The name of an input in messages.
+pub fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+impl Run {
+    /// Runs `work` over every game batch of every input.
+    ///
+    /// # Errors
+    /// Only a failure to write the output (or to start the workers); an
+    /// unreadable input is reported on standard error and recorded in
+    /// [`Run::io_error`].
+    pub fn execute<W>(
+        files: &[PathBuf],
+        jobs: usize,
+        progress: When,
+        quiet: bool,
+        out: &mut dyn Write,
+        work: W,
+    ) -> anyhow::Result<Run>
+    where
+        W: Fn(&str, &[u8], &[Item]) -> Done + Sync,
+    {
+        let pipeline = Pipeline::new(jobs);
+        let mut run = Run {
+            stats: Stats::default(),
+            io_error: false,
+        };
+        for path in inputs(files) {
+            let name = display_name(&path);
+            let input = match input::open(&path) {
+                Ok(input) => input,
+                Err(err) => {
+                    eprintln!("pgnkit: {err}");
+                    run.io_error = true;
+                    continue;
+                }
+            };
+            let mut bar = Progress::new(progress, quiet, input.total_len());
+            if pipeline.jobs() == 1 {
+                // One job: games straight from the framer's buffer, no
+                // batches to copy into.
+                let bytes_read = input.bytes_read();
+                let mut framer = GameFramer::new(input);
+                let mut items = Vec::with_capacity(1);
+                let mut failed = None;
+                while let Some(raw) = framer.next_game() {
+                    items.clear();
+                    let done = match raw {
+                        Ok(raw) => {
+                            let info = GameInfo {
+                                number: raw.number,
+                                offset: raw.offset,
+                                first_line: raw.first_line,
+                            };
+                            items.push(Item::Game(info, 0..raw.bytes.len()));
+                            work(&name, raw.bytes, &items)
+                        }
+                        Err(err @ ReadPgnError::GameTooLarge { .. }) => {
+                            items.push(Item::TooLarge(err));
+                            work(&name, &[], &items)
+                        }
+                        Err(err) => {
+                            failed = Some(err);
+                            break;
+                        }
+                    };
+                    out.write_all(&done.stdout).context("writing the output")?;
+                    if !done.stderr.is_empty() {
+                        bar.suspend(|| {
+                            let _ = io::stderr().lock().write_all(&done.stderr);
+                        });
+                    }
+                    bar.advance(bytes_read.get(), done.stats.games, done.stats.errors);
+                    run.stats.add(&done.stats);
+                }
+                bar.finish();
+                if let Some(err) = failed {
+                    eprintln!("pgnkit: {name}: {err}");
+                    run.io_error = true;
+                }
+                continue;
+            }
+            let batches = Batches {
+                bytes_read: input.bytes_read(),
+                framer: GameFramer::new(input),
+                error: None,
+                done: false,
+            };
+            let source = batches.map(|b| b.map_err(RunError::Read));
+            let result = pipeline.run(
+                source,
+                |batch: Batch| {
+                    let mut done = work(&name, &batch.text, &batch.items);
+                    done.bytes_read = batch.bytes_read;
+                    done
+                },
+                |done: Done| {
+                    out.write_all(&done.stdout).map_err(RunError::Write)?;
+                    if !done.stderr.is_empty() {
+                        bar.suspend(|| {
+                            let mut err = io::stderr().lock();
+                            let _ = err.write_all(&done.stderr);
+                        });
+                    }
+                    bar.advance(done.bytes_read, done.stats.games, done.stats.errors);
+                    run.stats.add(&done.stats);
+                    Ok(())
+                },
+            );
+            bar.finish();
+            match result {
+                Ok(()) => {}
+                Err(RunError::Read(err)) => {
+                    eprintln!("pgnkit: {name}: {err}");
+                    run.io_error = true;
+                }
+                Err(RunError::Write(err)) => return Err(err).context("writing the output"),
+                Err(RunError::Pipeline(err)) => return Err(err.into()),
+            }
+        }
+        out.flush().context("writing the output")?;
+        Ok(run)
+    }
+}
+
+/// Why a run over one input stopped.
+enum RunError {
+    Read(ReadPgnError),
+    Write(io::Error),
+    Pipeline(PipelineError),
+}
+
+impl From<PipelineError> for RunError {
+    fn from(err: PipelineError) -> RunError {
+        RunError::Pipeline(err)
+    }
+}
+
+/// Writes a game skipped by the framer (too large) as an error.
+pub fn too_large(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done) {
+    let (number, offset, line) = match *err {
+        ReadPgnError::GameTooLarge {
+            number,
+            offset,
+            first_line,
+            ..
+        } => (number, offset, first_line),
+        _ => (0, 0, 0),
+    };
+    done.stats.games += 1;
+    done.stats.errors += 1;
+    done.stats.terminations[TERMINATIONS.len()] += 1;
+    let message = err.to_string();
+    match ctx.format {
+        Format::Text => {
+            let _ = writeln!(
+                done.stderr,
+                "{}:{line}:1: error: game {number}: {message}",
+                ctx.path
+            );
+        }
+        Format::Json => {
+            let mut s = String::new();
+            s.push('{');
+            json_field(&mut s, "file", Some(ctx.path));
+            let _ = write!(
+                s,
+                ",\"game\":{number},\"offset\":{offset},\"line\":{line},\"column\":1"
+            );
+            s.push_str(",\"ply\":null,\"move\":null,\"fen\":null");
+            s.push(',');
+            json_field(&mut s, "severity", Some("error"));
+            s.push(',');
+            json_field(&mut s, "kind", Some("game-too-large"));
+            s.push(',');
+            json_field(&mut s, "message", Some(&message));
+            s.push_str("}\n");
+            done.stdout.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
+/// The severity a diagnostic is shown with.
+pub fn shown(severity: Severity, strict: bool) -> Severity {
+    if strict && severity == Severity::Warning {
+        Severity::Error
+    } else {
+        severity
+    }
+}
+
+/// A tag value for messages.
+fn tag_text(source: &[u8], span: Option<Span>) -> String {
+    match span {
+        Some(span) => encoding::decode(&unescape(span.slice(source))).into_owned(),
+        None => "?".to_string(),
+    }
+}
+
+/// Writes one diagnostic of a game.
+pub fn write_diagnostic(
+    ctx: &Context<'_>,
+    info: &GameInfo,
+    source: &[u8],
+    replay: &Replay,
+    d: &Diagnostic,
+    done: &mut Done,
+) {
+    let severity = shown(d.severity, ctx.strict);
+    let (line, column) = d.span.line_col(source, info.first_line);
+    let text = encoding::decode(d.span.slice(source));
+    let ply = d.ply.map(|p| format!("{p}{text}"));
+    match ctx.format {
+        Format::Text => {
+            let mut s = format!(
+                "{}:{line}:{column}: {severity}: game {} ({} - {})",
+                ctx.path,
+                info.number,
+                tag_text(source, replay.white),
+                tag_text(source, replay.black),
+            );
+            if let Some(ply) = &ply {
+                let _ = write!(s, ", {ply}");
+            }
+            if d.in_variation {
+                s.push_str(" (in a variation)");
+            }
+            let _ = writeln!(s, ": {}", d.kind);
+            done.stderr.extend_from_slice(s.as_bytes());
+        }
+        Format::Json => {
+            let mut s = String::with_capacity(256);
+            s.push('{');
+            json_field(&mut s, "file", Some(ctx.path));
+            let _ = write!(
+                s,
+                ",\"game\":{},\"offset\":{},\"line\":{line},\"column\":{column},",
+                info.number,
+                info.offset + d.span.start as u64,
+            );
+            json_field(&mut s, "white", Some(&tag_text(source, replay.white)));
+            s.push(',');
+            json_field(&mut s, "black", Some(&tag_text(source, replay.black)));
+            s.push(',');
+            json_field(&mut s, "ply", d.ply.map(|p| p.to_string()).as_deref());
+            s.push(',');
+            json_field(&mut s, "move", d.ply.map(|_| &*text));
+            s.push(',');
+            json_field(&mut s, "fen", d.fen_before().as_deref());
+            let _ = write!(s, ",\"variation\":{},", d.in_variation);
+            json_field(&mut s, "severity", Some(severity.as_str()));
+            s.push(',');
+            json_field(&mut s, "kind", Some(d.kind.name()));
+            s.push(',');
+            json_field(&mut s, "message", Some(&d.kind.to_string()));
+            s.push_str("}\n");
+            done.stdout.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
+/// Appends `"name":value` with the value as a JSON string (or `null`).
+/// Hand-written: JSON string escaping is all we need, not a dependency.
+pub fn json_field(out: &mut String, name: &str, value: Option<&str>) {
+    let _ = write!(out, "\"{name}\":");
+    let Some(value) = value else {
+        out.push_str("null");
+        return;
+    };
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        let cases = [
+            (Some("plain"), "\"k\":\"plain\""),
+            (Some("a\"b\\c"), "\"k\":\"a\\\"b\\\\c\""),
+            (Some("x\ny\u{1}"), "\"k\":\"x\\ny\\u0001\""),
+            (Some("Müller"), "\"k\":\"Müller\""),
+            (None, "\"k\":null"),
+        ];
+        for (value, expected) in cases {
+            let mut s = String::new();
+            json_field(&mut s, "k", value);
+            assert_eq!(s, expected);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! `pgnkit validate`: replay every game and report what is wrong.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use pgnkit::replay::{ReplayOptions, Replayer, Severity};
+
+use super::Exit;
+use super::games::{
+    Context, Done, Format, Item, Lang, Run, Stats, TERMINATIONS, shown, too_large, write_diagnostic,
+};
+use super::output::Output;
+use super::progress::When;
+
+/// Check that every game is legal chess and its result agrees with the board.
+///
+/// Each game's moves (mainline and variations) are replayed from its start
+/// position; the mainline stops at its first illegal move. Diagnostics go
+/// to standard error as
+/// `path:line:col: error|warning|note: game N (White - Black), 23...Nf6: message`
+/// (with --format json: one JSON object per line on standard output). A
+/// summary follows on standard error.
+///
+/// Exit status: 0 every game valid, 1 some game has an error (with
+/// --strict: or a warning), 2 usage or I/O error (an unreadable input is
+/// reported and the other inputs are still checked).
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
+    /// standard input.
+    files: Vec<PathBuf>,
+    /// Worker threads (0: one per core; 1: strictly sequential).
+    #[arg(short, long, default_value_t = 0)]
+    jobs: usize,
+    /// When to show a progress bar on standard error.
+    #[arg(long, value_enum, default_value_t)]
+    progress: When,
+    /// Print errors only: no warnings, no summary, no progress.
+    #[arg(short, long)]
+    quiet: bool,
+    /// Treat warnings (notation lints, doubtful results) as errors.
+    #[arg(long)]
+    strict: bool,
+    /// Piece-letter alphabet: auto (English unless a game's letters are
+    /// German), en, de (B = Bauer).
+    #[arg(long, value_enum, default_value_t)]
+    lang: Lang,
+    /// Diagnostic format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// Runs `pgnkit validate`.
+pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
+    // Warnings cost lint work on every move: skip it when none are shown.
+    let warnings = !args.quiet || args.strict;
+    let options = ReplayOptions {
+        letters: args.lang.policy(),
+        lints: warnings,
+    };
+    let mut out = Output::open(None, &[])?;
+    let work = |path: &str, text: &[u8], items: &[Item]| {
+        let ctx = Context {
+            path,
+            format: args.format,
+            strict: args.strict,
+        };
+        let mut done = Done::default();
+        let mut replayer = Replayer::new();
+        for item in items {
+            let (info, range) = match item {
+                Item::Game(info, range) => (info, range.clone()),
+                Item::TooLarge(err) => {
+                    too_large(&ctx, err, &mut done);
+                    continue;
+                }
+            };
+            let Some(source) = text.get(range) else {
+                continue;
+            };
+            let replay = replayer.replay(&info.with_bytes(source), &options);
+            let mut errored = false;
+            let mut warned = false;
+            for d in &replay.diagnostics {
+                let severity = shown(d.severity, args.strict);
+                errored |= severity == Severity::Error;
+                warned |= severity == Severity::Warning;
+                if severity == Severity::Error || !args.quiet {
+                    write_diagnostic(&ctx, info, source, &replay, d, &mut done);
+                }
+            }
+            done.stats.count(&replay, errored, warned);
+        }
+        done
+    };
+    let run = Run::execute(
+        &args.files,
+        args.jobs,
+        args.progress,
+        args.quiet,
+        &mut out,
+        work,
+    )?;
+    out.finish()?;
+    if !args.quiet {
+        summary(&run.stats);
+    }
+    Ok(if run.io_error {
+        Exit::Usage
+    } else if run.stats.errors > 0 {
+        Exit::Errors
+    } else {
+        Exit::Ok
+    })
+}
+
+fn summary(stats: &Stats) {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "pgnkit validate: {} games: {} valid ({} with warnings), {} with errors, {} unsupported (skipped)",
+        stats.games, stats.valid, stats.warnings, stats.errors, stats.unsupported
+    );
+    let mut parts: Vec<String> = TERMINATIONS
+        .iter()
+        .zip(stats.terminations)
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{n} {name}"))
+        .collect();
+    let not_replayed = stats.terminations[TERMINATIONS.len()];
+    if not_replayed > 0 {
+        parts.push(format!("{not_replayed} not replayed to the end"));
+    }
+    if !parts.is_empty() {
+        let _ = writeln!(err, "pgnkit validate: on the board: {}", parts.join(", "));
+    }
+}

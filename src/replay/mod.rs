@@ -1,0 +1,1226 @@
+//! The replay engine: a framed game played through the rules core.
+//!
+//! [`Replayer::replay`] reads one game's tokens straight from the PGN
+//! grammar ([`Tokens`]), without building the game tree: tags set up the
+//! start position (`[FEN]`, `[SetUp]`, `[Variant]`), every move token of
+//! the mainline *and* of every variation is resolved against its position
+//! and played, and at the end of the mainline the board's termination is
+//! compared with the recorded result. Everything found goes into the
+//! returned [`Replay`] as [`Diagnostic`]s with the span of the offending
+//! token; nothing is printed here.
+//!
+//! Rules of the replay:
+//! - The mainline stops at its first illegal (or unparsable) move; later
+//!   mainline moves are not judged. A variation replaces the move it follows
+//!   and is replayed from the position before that move; an error inside a
+//!   variation ends that variation only.
+//! - Null moves (`--`, `Z0`, …) are accepted in variations and are a
+//!   warning in the mainline, which goes on after them. A null move while in
+//!   check is illegal.
+//! - Lints (optional, [`ReplayOptions::lints`]) are warnings. Spelling
+//!   lints that concern the whole game's style (long algebraic, German
+//!   letters, `0-0`, `e8Q`, `e.p.` …) are reported once per game, at their
+//!   first occurrence, with a count; check, mate, capture and disambiguation
+//!   marks are reported at every move; move numbers that do not match the
+//!   move are reported too.
+//! - Result checks (only when the whole mainline replayed): a `Result` tag
+//!   that disagrees with the termination marker, a decisive result on a
+//!   drawn board (stalemate, dead position, fivefold repetition, 75-move
+//!   rule), a loss or a draw recorded on a board where the winner gave mate
+//!   are errors; `*` on a finished board and a missing termination marker
+//!   are warnings. A draw or a resignation on an unfinished board is fine,
+//!   as is a decisive result where a draw could only be claimed.
+//!
+//! # Examples
+//! ```
+//! use pgnkit::pgn::RawGame;
+//! use pgnkit::replay::{ReplayOptions, Status, Termination, replay};
+//! use pgnkit::{Color, EpMode};
+//!
+//! let game = RawGame::from_bytes(b"1. f3 e5 2. g4 Qh4# 0-1");
+//! let r = replay(&game, &ReplayOptions::default());
+//! assert_eq!(r.status, Status::Valid);
+//! assert_eq!(r.plies, 4);
+//! assert_eq!(r.termination, Some(Termination::Checkmate { winner: Color::Black }));
+//!
+//! let game = RawGame::from_bytes(b"1. e4 e5 2. Ke3 *");
+//! let r = replay(&game, &ReplayOptions::default());
+//! assert_eq!(r.status, Status::Invalid);
+//! assert_eq!(r.plies, 2); // 1. e4 e5 played; 2. Ke3 is not
+//! assert_eq!(r.diagnostics[0].message(), "illegal move: no king can move to e3");
+//! ```
+
+mod diagnostic;
+mod fast;
+mod termination;
+
+use self::fast::{parse_move, quick_resolve};
+pub use self::{
+    diagnostic::{Diagnostic, DiagnosticKind, Ply, Severity},
+    termination::Termination,
+};
+use crate::{
+    color::Color,
+    fen::{FenError, FenField},
+    moves::Move,
+    notation::{LetterPolicy, Lint, Lints, MoveToken, Resolved},
+    pgn::{Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape},
+    position::Position,
+};
+
+/// The deepest variation nesting the replay follows; deeper variations are
+/// reported and skipped.
+pub const MAX_DEPTH: usize = 256;
+
+/// How to replay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReplayOptions {
+    /// How to read the letter `B` (bishop or German Bauer).
+    pub letters: LetterPolicy,
+    /// Whether to compute lints (non-standard notation, wrong or missing
+    /// `+`/`#`/`x`, move numbers). They cost a little time on every move;
+    /// leave them off when warnings are not wanted.
+    pub lints: bool,
+}
+
+/// The verdict on a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// No errors (warnings allowed).
+    Valid,
+    /// An illegal move, an unusable FEN tag or a result that contradicts
+    /// the board or itself.
+    Invalid,
+    /// PGN syntax errors, but every move that could be read is legal.
+    SyntaxError,
+    /// A variant pgnkit does not play; the moves were not checked.
+    Unsupported,
+}
+
+impl Status {
+    /// `valid`, `invalid`, `syntax-error` or `unsupported`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Invalid => "invalid",
+            Status::SyntaxError => "syntax-error",
+            Status::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// Everything the replay found out about one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    /// The verdict.
+    pub status: Status,
+    /// Mainline plies played (null moves included), up to the first
+    /// illegal one.
+    pub plies: u32,
+    /// Whether the whole mainline was played (no illegal or unreadable
+    /// move in it).
+    pub complete: bool,
+    /// The position after the legal mainline plies; `None` when no start
+    /// position could be set up (bad FEN, unsupported variant).
+    pub position: Option<Position>,
+    /// How the game ended on the board, when the whole mainline was played.
+    pub termination: Option<Termination>,
+    /// The `Result` tag, if present and readable.
+    pub result_tag: Option<Outcome>,
+    /// The termination marker, if present.
+    pub result_marker: Option<Outcome>,
+    /// Where the `White` tag's value is, if present.
+    pub white: Option<Span>,
+    /// Where the `Black` tag's value is, if present.
+    pub black: Option<Span>,
+    /// Every finding, in input order (result checks last).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Replay {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// Whether any diagnostic is a warning.
+    pub fn has_warnings(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Warning)
+    }
+}
+
+/// Replays one game with fresh buffers (see [`Replayer`] to reuse them).
+pub fn replay(raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
+    Replayer::new().replay(raw, options)
+}
+
+/// One line being replayed: the mainline or an open variation.
+#[derive(Debug, Clone)]
+struct Frame {
+    /// The position now.
+    pos: Position,
+    /// The position before the line's last move (a variation opened now
+    /// starts there).
+    prev: Position,
+    /// Whether the line has a move yet.
+    has_move: bool,
+    /// Whether the line stopped at an illegal move (or was opened where no
+    /// start position is known).
+    dead: bool,
+    /// Move tokens seen since the line stopped.
+    since_dead: u32,
+    /// Where the variation was opened.
+    open: Span,
+}
+
+/// The replay engine, with buffers kept from game to game.
+#[derive(Debug, Default)]
+pub struct Replayer {
+    stack: Vec<Frame>,
+    /// Keys of the mainline positions since the last irreversible move.
+    history: Vec<u64>,
+    /// The standard start position, computed once.
+    startpos: Option<Position>,
+}
+
+/// Tags the replay reads.
+#[derive(Default)]
+struct Tags<'a> {
+    fen: Option<(&'a [u8], Span)>,
+    setup: Option<&'a [u8]>,
+    variant: Option<&'a [u8]>,
+    result: Option<(&'a [u8], Span)>,
+}
+
+/// What a variant tag asks for.
+enum Variant {
+    Standard,
+    Chess960,
+    Unsupported,
+}
+
+fn variant(value: &[u8]) -> Variant {
+    let v = value.trim_ascii().to_ascii_lowercase();
+    match &v[..] {
+        b"" | b"standard" | b"chess" | b"classical" | b"normal" | b"from position" => {
+            Variant::Standard
+        }
+        b"chess960" | b"chess 960" | b"fischerandom" | b"fischerrandom" | b"fischer random"
+        | b"960" => Variant::Chess960,
+        _ if v.starts_with(b"wild/") => Variant::Standard,
+        _ => Variant::Unsupported,
+    }
+}
+
+/// The offset of `part` inside `whole`, when it is a sub-slice.
+fn offset_in(whole: &[u8], part: &[u8]) -> usize {
+    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
+}
+
+/// Spelling lints reported once per game.
+const fn once_per_game(lint: Lint) -> bool {
+    !matches!(
+        lint,
+        Lint::CheckMissing
+            | Lint::CheckNotGiven
+            | Lint::MateMissing
+            | Lint::MateNotGiven
+            | Lint::CaptureMissing
+            | Lint::CaptureNotMade
+            | Lint::OverSpecified
+    )
+}
+
+/// A position with the move passed to the opponent, or `None` when the
+/// side to move is in check.
+fn null_move(pos: &Position) -> Option<Position> {
+    if pos.is_check() {
+        return None;
+    }
+    let mut setup = pos.to_setup();
+    setup.turn = !setup.turn;
+    setup.ep_square = None;
+    setup.halfmoves = setup.halfmoves.saturating_add(1);
+    if setup.turn == Color::White {
+        setup.fullmoves = setup.fullmoves.saturating_add(1);
+    }
+    let mut next = Position::from_setup(&setup).ok()?;
+    next.set_chess960(pos.is_chess960());
+    Some(next)
+}
+
+/// The replay of one game in progress.
+struct Run<'r, 'a> {
+    source: &'a [u8],
+    options: ReplayOptions,
+    stack: &'r mut Vec<Frame>,
+    history: &'r mut Vec<u64>,
+    startpos: &'r Position,
+    replay: Replay,
+    /// Per-game lints: index of their diagnostic, by lint.
+    once: [Option<usize>; Lint::ALL.len()],
+    /// Where the termination marker is.
+    result_span: Span,
+    /// The alphabet the game's tokens have shown so far (for `--lang auto`).
+    alphabet: LetterPolicy,
+    /// Whether each line keeps the position before its last move.
+    keep_prev: bool,
+    /// The mainline's start position is set up.
+    ready: bool,
+}
+
+impl Replayer {
+    /// A replayer with empty buffers.
+    pub fn new() -> Replayer {
+        Replayer::default()
+    }
+
+    /// Replays one framed game.
+    ///
+    /// Never fails: every problem is a [`Diagnostic`] in the result.
+    pub fn replay(&mut self, raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
+        self.stack.clear();
+        self.history.clear();
+        let startpos = self.startpos.get_or_insert_with(Position::startpos);
+        let mut run = Run {
+            source: raw.bytes,
+            options: *options,
+            stack: &mut self.stack,
+            history: &mut self.history,
+            startpos,
+            replay: Replay {
+                status: Status::Valid,
+                plies: 0,
+                complete: false,
+                position: None,
+                termination: None,
+                result_tag: None,
+                result_marker: None,
+                white: None,
+                black: None,
+                diagnostics: Vec::new(),
+            },
+            once: [None; Lint::ALL.len()],
+            result_span: Span::default(),
+            ready: false,
+            alphabet: LetterPolicy::Auto,
+            keep_prev: true,
+        };
+        run.run();
+        run.finish()
+    }
+}
+
+impl<'a> Run<'_, 'a> {
+    fn push(&mut self, severity: Severity, kind: DiagnosticKind, span: Span) {
+        let in_variation = self.stack.len() > 1;
+        self.replay.diagnostics.push(Diagnostic {
+            severity,
+            kind,
+            span,
+            ply: None,
+            in_variation,
+            before: None,
+        });
+    }
+
+    fn push_move(
+        &mut self,
+        severity: Severity,
+        kind: DiagnosticKind,
+        span: Span,
+        before: &Position,
+    ) {
+        let in_variation = self.stack.len() > 1;
+        self.replay.diagnostics.push(Diagnostic {
+            severity,
+            kind,
+            span,
+            ply: Some(Ply::of(before)),
+            in_variation,
+            before: Some(Box::new(before.clone())),
+        });
+    }
+
+    fn syntax(&mut self, kind: ParsePgnErrorKind, span: Span) {
+        self.push(Severity::Error, DiagnosticKind::Syntax(kind), span);
+    }
+
+    fn run(&mut self) {
+        let source = self.source;
+        if let Some(at) = memchr::memchr(0, source) {
+            self.syntax(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
+            return;
+        }
+        let mut tokens = Tokens::new(source);
+        let mut tags = Tags::default();
+        let mut started = false;
+        let mut after_result = false;
+        // Without lints, move numbers need no look and comments no token.
+        let lints = self.options.lints;
+        // The position before each move is kept only where it can be used:
+        // for a variation (a game without `(` has none) or for lints.
+        self.keep_prev = lints || memchr::memchr(b'(', source).is_some();
+        loop {
+            let token = if lints {
+                tokens.next()
+            } else {
+                tokens.next_significant()
+            };
+            let Some(token) = token else { break };
+            let span = token.span;
+            if !started {
+                match token.kind {
+                    TokenKind::Tag { name, value } => {
+                        self.tag(&mut tags, name, value, span);
+                        continue;
+                    }
+                    TokenKind::Error(kind) => {
+                        self.syntax(kind, span);
+                        continue;
+                    }
+                    _ => {}
+                }
+                started = true;
+                if !self.start(&tags) {
+                    return;
+                }
+            }
+            match token.kind {
+                // The grammar reports a misplaced tag pair itself.
+                TokenKind::Tag { name, value } => self.tag(&mut tags, name, value, span),
+                TokenKind::MoveNumber(n) => self.move_number(n, span),
+                TokenKind::Move(text) => {
+                    if self.stack.len() == 1 && after_result {
+                        self.syntax(ParsePgnErrorKind::AfterResult, span);
+                        after_result = false;
+                    }
+                    self.play(text, span);
+                }
+                TokenKind::EpMark => {
+                    if self.top().has_move {
+                        self.lint(Lint::EpMark, span, None);
+                    } else {
+                        self.syntax(ParsePgnErrorKind::UnexpectedByte, span);
+                    }
+                }
+                TokenKind::Nag(_) | TokenKind::DrawOffer => {
+                    if !self.top().has_move {
+                        self.syntax(ParsePgnErrorKind::NagWithoutMove, span);
+                    }
+                }
+                TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
+                TokenKind::StartVariation => {
+                    if !self.top().has_move {
+                        self.syntax(ParsePgnErrorKind::VariationWithoutMove, span);
+                        tokens.skip_variation();
+                    } else if self.stack.len() > MAX_DEPTH {
+                        self.syntax(ParsePgnErrorKind::TooDeep(MAX_DEPTH), span);
+                        tokens.skip_variation();
+                    } else {
+                        self.open_variation(span);
+                    }
+                }
+                TokenKind::EndVariation => {
+                    if self.stack.len() > 1 {
+                        self.stack.pop();
+                    } else {
+                        self.syntax(ParsePgnErrorKind::UnmatchedParen, span);
+                    }
+                }
+                TokenKind::Result(outcome) => {
+                    if self.stack.len() > 1 {
+                        self.syntax(ParsePgnErrorKind::ResultInVariation, span);
+                    } else if self.replay.result_marker.is_some() {
+                        self.syntax(ParsePgnErrorKind::SecondResult, span);
+                    } else {
+                        self.replay.result_marker = Some(outcome);
+                        after_result = true;
+                        self.result_span = span;
+                    }
+                }
+                TokenKind::Error(kind) => self.syntax(kind, span),
+            }
+        }
+        if !started && !self.start(&tags) {
+            return;
+        }
+        while self.stack.len() > 1 {
+            if let Some(frame) = self.stack.pop() {
+                self.syntax(ParsePgnErrorKind::UnclosedVariation, frame.open);
+            }
+        }
+        self.end_of_mainline(&tags);
+    }
+}
+
+impl<'a> Run<'_, 'a> {
+    fn tag(&mut self, tags: &mut Tags<'a>, name: &'a [u8], value: &'a [u8], span: Span) {
+        let value_span = {
+            let start = offset_in(self.source, value);
+            Span::new(start, start + value.len())
+        };
+        match name {
+            b"FEN" if tags.fen.is_none() => tags.fen = Some((value, value_span)),
+            b"SetUp" if tags.setup.is_none() => tags.setup = Some(value),
+            b"Variant" if tags.variant.is_none() => tags.variant = Some(value),
+            b"Result" if tags.result.is_none() => tags.result = Some((value, span)),
+            b"White" if self.replay.white.is_none() => self.replay.white = Some(value_span),
+            b"Black" if self.replay.black.is_none() => self.replay.black = Some(value_span),
+            _ => {}
+        }
+    }
+
+    /// Sets up the mainline's start position from the tags; `false` when
+    /// the game cannot be replayed.
+    fn start(&mut self, tags: &Tags<'a>) -> bool {
+        let chess960 = match tags.variant.map(variant) {
+            None | Some(Variant::Standard) => false,
+            Some(Variant::Chess960) => true,
+            Some(Variant::Unsupported) => {
+                let name = String::from_utf8_lossy(&unescape(tags.variant.unwrap_or_default()))
+                    .into_owned();
+                let span = tags.fen.map(|(_, s)| s).unwrap_or_default();
+                self.push(
+                    Severity::Note,
+                    DiagnosticKind::UnsupportedVariant(name),
+                    span,
+                );
+                self.replay.status = Status::Unsupported;
+                return false;
+            }
+        };
+        let mut pos = match tags.fen {
+            Some((value, span)) => {
+                let text = String::from_utf8_lossy(&unescape(value)).into_owned();
+                let text = text.trim();
+                let parsed = match Position::from_fen(text) {
+                    Err(FenError::Parse(err)) if err.field == FenField::FullmoveNumber => {
+                        // Full-move number 0 is a common slip of problem
+                        // databases: read as 1, with a warning.
+                        match text.strip_suffix(" 0") {
+                            Some(head) => {
+                                let fixed = Position::from_fen(&format!("{head} 1"));
+                                if fixed.is_ok() {
+                                    self.push(
+                                        Severity::Warning,
+                                        DiagnosticKind::FullmoveZero,
+                                        span,
+                                    );
+                                }
+                                fixed
+                            }
+                            None => Err(FenError::Parse(err)),
+                        }
+                    }
+                    parsed => parsed,
+                };
+                match parsed {
+                    Ok(pos) => pos,
+                    Err(err) => {
+                        self.push(Severity::Error, DiagnosticKind::BadFen(err), span);
+                        return false;
+                    }
+                }
+            }
+            None => {
+                if tags.setup.is_some_and(|v| v.trim_ascii() == b"1") && self.options.lints {
+                    self.push(
+                        Severity::Warning,
+                        DiagnosticKind::SetUpWithoutFen,
+                        Span::default(),
+                    );
+                }
+                self.startpos.clone()
+            }
+        };
+        if chess960 {
+            pos.set_chess960(true);
+        }
+        self.history.push(pos.zobrist_key());
+        self.stack.push(Frame {
+            prev: pos.clone(),
+            pos,
+            has_move: false,
+            dead: false,
+            since_dead: 0,
+            open: Span::default(),
+        });
+        self.ready = true;
+        if let Some((value, span)) = tags.result {
+            self.replay.result_tag = outcome(value);
+            if self.replay.result_tag.is_none() {
+                let text = String::from_utf8_lossy(value).into_owned();
+                self.push(Severity::Warning, DiagnosticKind::BadResultTag(text), span);
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn top(&mut self) -> &mut Frame {
+        let last = self.stack.len() - 1;
+        &mut self.stack[last]
+    }
+
+    fn move_number(&mut self, written: u32, span: Span) {
+        if !self.options.lints {
+            return;
+        }
+        let frame = self.top();
+        if frame.dead {
+            return;
+        }
+        let expected = frame.pos.fullmoves();
+        if written != expected {
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::MoveNumber { written, expected },
+                span,
+            );
+        }
+    }
+
+    /// Records a lint at `span`; per-game lints only once, counted.
+    fn lint(&mut self, lint: Lint, span: Span, before: Option<&Position>) {
+        if !self.options.lints {
+            return;
+        }
+        let index = lint as usize;
+        if once_per_game(lint) {
+            if let Some(at) = self.once[index] {
+                if let Some(DiagnosticKind::Lint { count, .. }) =
+                    self.replay.diagnostics.get_mut(at).map(|d| &mut d.kind)
+                {
+                    *count += 1;
+                }
+                return;
+            }
+            self.once[index] = Some(self.replay.diagnostics.len());
+        }
+        let kind = DiagnosticKind::Lint { lint, count: 1 };
+        match before {
+            Some(before) => self.push_move(Severity::Warning, kind, span, before),
+            None => self.push(Severity::Warning, kind, span),
+        }
+    }
+
+    fn lints(&mut self, lints: Lints, span: Span) {
+        let before = self.top().prev.clone();
+        for lint in lints.iter() {
+            self.lint(lint, span, Some(&before));
+        }
+    }
+
+    /// Stops the current line (the mainline: the replay's verdict).
+    fn kill(&mut self) {
+        let mainline = self.stack.len() == 1;
+        let frame = self.top();
+        frame.dead = true;
+        frame.since_dead = 0;
+        if mainline {
+            self.replay.complete = false;
+        }
+    }
+
+    fn play(&mut self, text: &'a [u8], span: Span) {
+        let token = parse_move(text);
+        let frame = self.top();
+        frame.has_move = true;
+        if frame.dead {
+            frame.since_dead += 1;
+            if let Err(err) = token {
+                self.syntax(ParsePgnErrorKind::BadMove(err), span);
+            }
+            return;
+        }
+        let token = match token {
+            Ok(token) => token,
+            Err(err) => {
+                let before = self.top().pos.clone();
+                self.push_move(
+                    Severity::Error,
+                    DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(err)),
+                    span,
+                    &before,
+                );
+                self.kill();
+                return;
+            }
+        };
+        let mainline = self.stack.len() == 1;
+        let keep_prev = self.keep_prev;
+        let letters = self.letters(&token);
+        let frame = self.top();
+        let resolved = match quick_resolve(&frame.pos, &token, letters) {
+            Some(m) => {
+                debug_assert_eq!(Ok(Resolved::Move(m)), token.resolve(&frame.pos, letters));
+                Ok(Resolved::Move(m))
+            }
+            None => token.resolve(&frame.pos, letters),
+        };
+        match resolved {
+            Ok(Resolved::Move(m)) => {
+                if keep_prev {
+                    frame.prev.clone_from(&frame.pos);
+                }
+                frame.pos.play_unchecked(m);
+                if mainline {
+                    self.mainline_played();
+                }
+                if self.options.lints {
+                    self.move_lints(&token, m, span);
+                }
+            }
+            Ok(Resolved::Null) => match null_move(&frame.pos) {
+                Some(next) => {
+                    frame.prev = std::mem::replace(&mut frame.pos, next);
+                    if mainline {
+                        let before = self.top().prev.clone();
+                        self.push_move(Severity::Warning, DiagnosticKind::NullMove, span, &before);
+                        self.mainline_played();
+                    }
+                }
+                None => {
+                    let before = frame.pos.clone();
+                    self.push_move(Severity::Error, DiagnosticKind::NullInCheck, span, &before);
+                    self.kill();
+                }
+            },
+            Err(err) => {
+                let before = frame.pos.clone();
+                self.push_move(Severity::Error, DiagnosticKind::Illegal(err), span, &before);
+                self.kill();
+            }
+        }
+    }
+
+    /// How to read `B` in `token`: as `--lang` says, or with `--lang auto`
+    /// in the alphabet the game's letters have shown so far.
+    #[inline]
+    fn letters(&mut self, token: &MoveToken) -> LetterPolicy {
+        if self.options.letters != LetterPolicy::Auto {
+            return self.options.letters;
+        }
+        self.alphabet = self.alphabet.settle(token.letters);
+        self.alphabet
+    }
+
+    #[inline]
+    fn move_lints(&mut self, token: &MoveToken, m: Move, span: Span) {
+        let frame = self.top();
+        let lints = token.lints(&frame.prev, m, &frame.pos);
+        if !lints.is_empty() {
+            self.lints(lints, span);
+        }
+    }
+
+    #[inline]
+    fn mainline_played(&mut self) {
+        self.replay.plies += 1;
+        let pos = &self.stack[0].pos;
+        if pos.halfmoves() == 0 {
+            self.history.clear();
+        }
+        self.history.push(pos.zobrist_key());
+    }
+
+    fn open_variation(&mut self, open: Span) {
+        let frame = self.top();
+        let (start, dead) = if !frame.dead {
+            (frame.prev.clone(), false)
+        } else if frame.since_dead == 0 {
+            // The variation replaces the illegal move: it starts where that
+            // move was tried.
+            (frame.pos.clone(), false)
+        } else {
+            // Its start position is unknown: its moves are not judged.
+            (frame.pos.clone(), true)
+        };
+        self.stack.push(Frame {
+            prev: start.clone(),
+            pos: start,
+            has_move: false,
+            dead,
+            since_dead: 1,
+            open,
+        });
+    }
+
+    /// How the game ended on the board.
+    fn termination(&self, pos: &Position) -> Termination {
+        if !pos.has_legal_moves() {
+            return if pos.is_check() {
+                Termination::Checkmate {
+                    winner: !pos.turn(),
+                }
+            } else {
+                Termination::Stalemate
+            };
+        }
+        if pos.has_insufficient_material() {
+            return Termination::InsufficientMaterial;
+        }
+        if pos.halfmoves() >= 150 {
+            return Termination::SeventyFiveMoves;
+        }
+        let repetitions = match self.history.split_last() {
+            Some((last, earlier)) => {
+                1 + earlier
+                    .iter()
+                    .rev()
+                    .skip(1)
+                    .step_by(2)
+                    .filter(|k| *k == last)
+                    .count()
+            }
+            None => 1,
+        };
+        if repetitions >= 5 {
+            Termination::FivefoldRepetition
+        } else if repetitions >= 3 {
+            Termination::ThreefoldRepetition
+        } else if pos.halfmoves() >= 100 {
+            Termination::FiftyMoves
+        } else {
+            Termination::Unfinished
+        }
+    }
+
+    fn end_of_mainline(&mut self, tags: &Tags<'a>) {
+        let Some(main) = self.stack.first() else {
+            return;
+        };
+        self.replay.complete = !main.dead;
+        if main.dead {
+            return;
+        }
+        let termination = self.termination(&main.pos);
+        self.replay.termination = Some(termination);
+        let tag = self.replay.result_tag;
+        let marker = self.replay.result_marker;
+        let result_span = self.result_span;
+        let tag_span = tags.result.map(|(_, s)| s).unwrap_or_default();
+        if let (Some(tag), Some(marker)) = (tag, marker)
+            && tag != marker
+        {
+            self.push(
+                Severity::Error,
+                DiagnosticKind::ResultMismatch { tag, marker },
+                result_span,
+            );
+        }
+        if marker.is_none() && self.options.lints {
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::MissingResult,
+                Span::new(self.source.len(), self.source.len()),
+            );
+        }
+        let (recorded, span) = match (marker, tag) {
+            (Some(marker), _) => (marker, result_span),
+            (None, Some(tag)) => (tag, tag_span),
+            (None, None) => return,
+        };
+        match (termination.outcome(), recorded) {
+            (None, _) => {}
+            (Some(_), Outcome::Unknown) => self.push(
+                Severity::Warning,
+                DiagnosticKind::UnknownResultOnFinishedBoard(termination),
+                span,
+            ),
+            (Some(imposed), recorded) if imposed != recorded => self.push(
+                Severity::Error,
+                DiagnosticKind::ResultContradicts {
+                    recorded,
+                    termination,
+                },
+                span,
+            ),
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> Replay {
+        if self.ready {
+            self.replay.position = self.stack.first().map(|f| f.pos.clone());
+        }
+        let mut rules = false;
+        let mut errors = false;
+        for d in &self.replay.diagnostics {
+            if d.severity == Severity::Error {
+                errors = true;
+                rules |= d.kind.is_rules();
+            }
+        }
+        if self.replay.status != Status::Unsupported {
+            self.replay.status = if rules {
+                Status::Invalid
+            } else if errors {
+                Status::SyntaxError
+            } else {
+                Status::Valid
+            };
+        }
+        self.replay
+    }
+}
+
+/// Reads a `Result` tag value.
+fn outcome(value: &[u8]) -> Option<Outcome> {
+    match value.trim_ascii() {
+        b"1-0" => Some(Outcome::WhiteWins),
+        b"0-1" => Some(Outcome::BlackWins),
+        b"1/2-1/2" => Some(Outcome::Draw),
+        b"*" => Some(Outcome::Unknown),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Color::Black;
+    use crate::EpMode;
+
+    fn run(text: &str) -> Replay {
+        let options = ReplayOptions {
+            letters: LetterPolicy::Auto,
+            lints: true,
+        };
+        replay(&RawGame::from_bytes(text.as_bytes()), &options)
+    }
+
+    /// `(severity, kind name, message)` of every diagnostic.
+    fn found(r: &Replay) -> Vec<(Severity, &'static str, String)> {
+        r.diagnostics
+            .iter()
+            .map(|d| (d.severity, d.kind.name(), d.message()))
+            .collect()
+    }
+
+    fn kinds(r: &Replay) -> Vec<&'static str> {
+        r.diagnostics.iter().map(|d| d.kind.name()).collect()
+    }
+
+    const KNIGHTS_TWICE: &str = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+
+    #[test]
+    fn each_result_rule() {
+        use Termination::*;
+        let fivefold = format!("{KNIGHTS_TWICE} 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8");
+        let cases: Vec<(String, Termination, &[&str])> = vec![
+            // Mate, and the results recorded on it.
+            (
+                "1. f3 e5 2. g4 Qh4# 0-1".into(),
+                Checkmate { winner: Black },
+                &[],
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# 1-0".into(),
+                Checkmate { winner: Black },
+                &["result-contradicts"],
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# 1/2-1/2".into(),
+                Checkmate { winner: Black },
+                &["result-contradicts"],
+            ),
+            (
+                "1. f3 e5 2. g4 Qh4# *".into(),
+                Checkmate { winner: Black },
+                &["unknown-result"],
+            ),
+            // Stalemate: drawn; a decisive result contradicts it.
+            (
+                "[FEN \"7k/8/8/5Q2/8/8/8/K7 w - - 0 1\"]\n1. Qg6 1/2-1/2".into(),
+                Stalemate,
+                &[],
+            ),
+            (
+                "[FEN \"7k/8/8/5Q2/8/8/8/K7 w - - 0 1\"]\n1. Qg6 1-0".into(),
+                Stalemate,
+                &["result-contradicts"],
+            ),
+            // Each dead position by material.
+            (
+                "[FEN \"8/8/4k3/8/8/8/8/4K3 w - - 0 1\"]\n1/2-1/2".into(),
+                InsufficientMaterial,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4k3/8/8/2N5/8/4K3 w - - 0 1\"]\n1/2-1/2".into(),
+                InsufficientMaterial,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4k3/8/8/2B5/8/4K3 w - - 0 1\"]\n1/2-1/2".into(),
+                InsufficientMaterial,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4kb2/8/8/2B5/8/4K3 w - - 0 1\"]\n1/2-1/2".into(),
+                InsufficientMaterial,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4kb2/8/8/2B5/8/4K3 w - - 0 1\"]\n0-1".into(),
+                InsufficientMaterial,
+                &["result-contradicts"],
+            ),
+            (
+                "[FEN \"8/8/4k3/8/8/2B5/8/4K3 w - - 0 1\"]\n*".into(),
+                InsufficientMaterial,
+                &["unknown-result"],
+            ),
+            // Bishops on squares of both colours, or a knight and a pawn: not dead.
+            (
+                "[FEN \"8/3b4/4k3/8/8/2B5/8/4K3 w - - 0 1\"]\n1-0".into(),
+                Unfinished,
+                &[],
+            ),
+            (
+                "[FEN \"8/8/4k3/p7/8/2N5/8/4K3 w - - 0 1\"]\n1-0".into(),
+                Unfinished,
+                &[],
+            ),
+            // Threefold is claimable (any result), fivefold is a draw.
+            (format!("{KNIGHTS_TWICE} 1-0"), ThreefoldRepetition, &[]),
+            (format!("{KNIGHTS_TWICE} *"), ThreefoldRepetition, &[]),
+            (format!("{fivefold} 1/2-1/2"), FivefoldRepetition, &[]),
+            (
+                format!("{fivefold} 1-0"),
+                FivefoldRepetition,
+                &["result-contradicts"],
+            ),
+            (
+                format!("{fivefold} *"),
+                FivefoldRepetition,
+                &["unknown-result"],
+            ),
+            // 50 moves are claimable, 75 moves end the game.
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 99 60\"]\n60. Ra3 0-1".into(),
+                FiftyMoves,
+                &[],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 98 60\"]\n60. Ra3 *".into(),
+                Unfinished,
+                &[],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 60\"]\n60. Ra3 1/2-1/2".into(),
+                SeventyFiveMoves,
+                &[],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 60\"]\n60. Ra3 1-0".into(),
+                SeventyFiveMoves,
+                &["result-contradicts"],
+            ),
+            // A draw or a resignation on an unfinished board is fine.
+            ("1. e4 e5 1/2-1/2".into(), Unfinished, &[]),
+            ("1. e4 e5 0-1".into(), Unfinished, &[]),
+        ];
+        for (text, termination, expected) in cases {
+            let r = run(&text);
+            assert_eq!(r.termination, Some(termination), "{text}");
+            assert_eq!(kinds(&r), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn en_passant_right_makes_positions_differ() {
+        // After 1.d4 Black may take en passant: that position is not the one
+        // after 3.Ke1 and 5.Ke1 (same placement, no capture possible).
+        let moves = "1. d4 Kd8 2. Ke2 Ke8 3. Ke1 Kd8 4. Ke2 Ke8 5. Ke1 *";
+        let with_ep = run(&format!(
+            "[FEN \"4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1\"]\n{moves}"
+        ));
+        assert_eq!(with_ep.termination, Some(Termination::Unfinished));
+        // The same moves with the black pawn far away: threefold.
+        let without = run(&format!(
+            "[FEN \"4k3/8/8/8/p7/8/3P4/4K3 w - - 0 1\"]\n{moves}"
+        ));
+        assert_eq!(without.termination, Some(Termination::ThreefoldRepetition));
+    }
+
+    #[test]
+    fn mainline_stops_at_the_first_illegal_move() {
+        let r = run("1. e4 e5 2. Ke3 Nc6 3. Nf3 *");
+        assert_eq!(r.status, Status::Invalid);
+        assert_eq!((r.plies, r.complete, r.termination), (2, false, None));
+        let d = &r.diagnostics[0];
+        assert_eq!(d.ply.map(|p| p.to_string()), Some("2.".into()));
+        assert_eq!(d.span, Span::new(12, 15));
+        assert_eq!(
+            d.fen_before().as_deref(),
+            Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")
+        );
+        assert_eq!(r.diagnostics.len(), 1, "nothing judged after the stop");
+    }
+
+    #[test]
+    fn variations_start_before_the_move_they_replace() {
+        let cases: &[(&str, &[&str], u32)] = &[
+            ("1. e4 (1. d4 d5) e5 (1... c5 2. Nf3) 2. Nf3 *", &[], 3),
+            ("1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 *", &[], 2),
+            ("1. e4 (1. e5) e5 2. Nf3 *", &["illegal"], 3),
+            // An illegal move in a variation leaves the mainline alone.
+            ("1. e4 e5 (1... Ke7 2. Ke2) 2. Nf3 *", &["illegal"], 3),
+            // A variation after an illegal mainline move replaces it.
+            ("1. e4 e5 2. Ke3 (2. Nf3 Nc6) *", &["illegal"], 2),
+            // Null moves: fine in a variation, a warning in the mainline.
+            ("1. e4 (1. -- e5) e5 *", &[], 2),
+            ("1. e4 -- 2. d4 *", &["null-move"], 3),
+            ("1. e4 e5 2. Qh5 Nc6 3. Qxf7+ -- *", &["null-in-check"], 5),
+        ];
+        for &(text, expected, plies) in cases {
+            let r = run(text);
+            assert_eq!(kinds(&r), expected, "{text}");
+            assert_eq!(r.plies, plies, "{text}");
+        }
+        let r = run("1. e4 e5 (1... Ke7 2. Ke2) 2. Nf3 *");
+        assert!(r.diagnostics[0].in_variation);
+        assert_eq!(
+            r.diagnostics[0].ply.map(|p| p.to_string()),
+            Some("1...".into())
+        );
+    }
+
+    #[test]
+    fn syntax_and_tag_problems() {
+        type Expected<'a> = &'a [(Severity, &'a str, &'a str)];
+        let cases: &[(&str, Expected<'_>)] = &[
+            (
+                "[Result \"1-0\"]\n1. e4 e5 0-1",
+                &[(
+                    Severity::Error,
+                    "result-mismatch",
+                    "Result tag \"1-0\" but the movetext ends with 0-1",
+                )],
+            ),
+            (
+                "1. e4 e5",
+                &[(
+                    Severity::Warning,
+                    "missing-result",
+                    "no game termination marker",
+                )],
+            ),
+            (
+                "1. e4 e5 (1... c5 2. Nf3",
+                &[
+                    (Severity::Error, "syntax", "unclosed variation"),
+                    (
+                        Severity::Warning,
+                        "missing-result",
+                        "no game termination marker",
+                    ),
+                ],
+            ),
+            (
+                "1. e4 Xe5 *",
+                &[(
+                    Severity::Error,
+                    "bad-move",
+                    "not a move: unexpected character at offset 0",
+                )],
+            ),
+            (
+                "[Variant \"Atomic\"]\n1. e4 *",
+                &[(
+                    Severity::Note,
+                    "unsupported-variant",
+                    "unsupported variant \"Atomic\"; game skipped",
+                )],
+            ),
+            (
+                "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n*",
+                &[(
+                    Severity::Error,
+                    "bad-fen",
+                    "FEN tag: illegal position: no white king (board field, offset 0); no black king (board field, offset 0)",
+                )],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 0 0\"]\n1. Kd2 *",
+                &[(
+                    Severity::Warning,
+                    "fen-fullmove-zero",
+                    "FEN tag: full-move number 0, read as 1",
+                )],
+            ),
+            (
+                "1. e4 e5 3. Nf3 *",
+                &[(
+                    Severity::Warning,
+                    "move-number",
+                    "move number 3 before move 2",
+                )],
+            ),
+            (
+                "1. e4 e5 2. Nf3+ *",
+                &[(
+                    Severity::Warning,
+                    "lint",
+                    "check suffix + on a move that gives no check",
+                )],
+            ),
+        ];
+        for &(text, expected) in cases {
+            let r = run(text);
+            let expected: Vec<_> = expected
+                .iter()
+                .map(|&(s, k, m)| (s, k, m.to_string()))
+                .collect();
+            assert_eq!(found(&r), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn variants_and_chess960() {
+        let cases = [
+            ("Standard", Status::Valid),
+            ("chess 960", Status::Valid),
+            ("Fischerandom", Status::Valid),
+            ("wild/0", Status::Valid),
+            ("From Position", Status::Valid),
+            ("Crazyhouse", Status::Unsupported),
+            ("Seirawan", Status::Unsupported),
+        ];
+        for (variant, status) in cases {
+            let r = run(&format!("[Variant \"{variant}\"]\n1. e4 *"));
+            assert_eq!(r.status, status, "{variant}");
+        }
+        // Chess960 castling: king b1, rooks a1 and h1.
+        for (castle, fen) in [
+            ("O-O-O", "4k3/8/8/8/8/8/8/2KR3R b - - 1 1"),
+            ("O-O", "4k3/8/8/8/8/8/8/R4RK1 b - - 1 1"),
+        ] {
+            let r = run(&format!(
+                "[Variant \"Chess960\"]\n[FEN \"4k3/8/8/8/8/8/8/RK5R w HA - 0 1\"]\n1. {castle} *"
+            ));
+            assert_eq!(r.status, Status::Valid, "{:?}", r.diagnostics);
+            assert_eq!(
+                r.position.map(|p| p.fen(EpMode::Always)).as_deref(),
+                Some(fen)
+            );
+        }
+    }
+
+    #[test]
+    fn german_letters_by_the_game() {
+        let r = run("1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. La4 *");
+        assert_eq!(r.status, Status::Valid);
+        // English by default: B is a bishop.
+        let r = run("1. e4 e5 2. Bc4 *");
+        assert_eq!(r.status, Status::Valid);
+        assert_eq!(r.plies, 3);
+    }
+}

@@ -1,0 +1,201 @@
+//! `pgnkit validate` and `pgnkit fen` run as a real binary: whole outputs,
+//! exit codes, and identical output with one and two workers.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn pgnkit_in(args: &[&str], stdin: &[u8]) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run pgnkit");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn pgnkit(args: &[&str]) -> Out {
+    pgnkit_in(args, b"")
+}
+
+/// A file in a fresh temporary directory.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-cli-validate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const BAD: &str = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n\n\
+                   1. e4 e5 (1... Ke7) 2. Nf3+ *\n";
+
+#[test]
+fn seed_sequence_gives_the_seed_fens() {
+    let out = pgnkit_in(&["fen"], b"1.e4 *\n\n1.e4 c5 *\n\n1.e4 c5 2.Nf3 *\n");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\n\
+         rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2\n\
+         rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n"
+    );
+    let out = pgnkit_in(&["fen", "--ep", "legal", "-"], b"1.e4 c5 *\n");
+    assert_eq!(
+        out.stdout,
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n"
+    );
+}
+
+#[test]
+fn fen_prints_no_line_for_an_invalid_game() {
+    let path = temp_file("fen-bad.pgn", &format!("1. d4 *\n\n{BAD}"));
+    let path = path.to_str().unwrap();
+    let out = pgnkit(&["fen", path]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout,
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1\n"
+    );
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{path}:7:13: error: game 2 (A - B), 2.Ke3: illegal move: no king can move to e3\n\
+             {path}:9:16: error: game 3 (? - ?), 1...Ke7 (in a variation): illegal move: e7 holds a pawn of the side to move\n"
+        )
+    );
+}
+
+#[test]
+fn readme_example_validates_cleanly() {
+    let out = pgnkit(&["validate", "fixtures/myschach.pgn"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "fixtures/myschach.pgn:37:4: warning: game 2 (Musterfrau, Karin - Mustermann, Bernd), 1.e2-e4: long algebraic notation, not SAN (first of 22 moves)\n\
+         fixtures/myschach.pgn:37:19: warning: game 2 (Musterfrau, Karin - Mustermann, Bernd), 2.Sg1-f3: German piece letters, not SAN (first of 14 moves)\n\
+         fixtures/myschach.pgn:54:4: warning: game 3 (Mustermann, Bernd - Beispiel, Anna), 1.e2-e4: long algebraic notation, not SAN (first of 13 moves)\n\
+         fixtures/myschach.pgn:54:10: warning: game 3 (Mustermann, Bernd - Beispiel, Anna), 1...Sg8-f6: German piece letters, not SAN (first of 6 moves)\n\
+         fixtures/myschach.pgn:54:41: warning: game 3 (Mustermann, Bernd - Beispiel, Anna): en-passant mark (SAN writes none)\n\
+         pgnkit validate: 5 games: 5 valid (2 with warnings), 0 with errors, 0 unsupported (skipped)\n\
+         pgnkit validate: on the board: 1 checkmate, 1 stalemate, 3 unfinished\n"
+    );
+    let out = pgnkit(&["validate", "--quiet", "fixtures/myschach.pgn"]);
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    let out = pgnkit(&["validate", "--strict", "--quiet", "fixtures/myschach.pgn"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stderr.lines().count(), 5);
+    assert!(out.stderr.lines().all(|l| l.contains(": error: ")));
+}
+
+#[test]
+fn exit_codes() {
+    let bad = temp_file("bad.pgn", BAD);
+    let bad = bad.to_str().unwrap();
+    let cases: &[(&[&str], i32)] = &[
+        (&["validate", "fixtures/myschach.pgn"], 0),
+        (&["validate", bad], 1),
+        (&["validate", "fixtures/myschach.pgn", bad], 1),
+        (&["validate", "no/such/file.pgn"], 2),
+        // An unreadable file is reported; the others are still checked.
+        (&["validate", "no/such/file.pgn", bad], 2),
+        (&["validate", "--jobs", "x"], 2),
+        (&["validate", "--lang", "fr"], 2),
+        (&["fen", "fixtures/myschach.pgn"], 0),
+        (&["fen", bad], 1),
+        (&["fen", "no/such/file.pgn"], 2),
+    ];
+    for &(args, code) in cases {
+        let out = pgnkit(args);
+        assert_eq!(out.code, code, "{args:?}: {}", out.stderr);
+    }
+    let out = pgnkit(&["validate", "-q", "no/such/file.pgn", bad]);
+    assert!(out.stderr.contains("no/such/file.pgn"), "{}", out.stderr);
+    assert!(out.stderr.contains("2.Ke3: illegal move"), "{}", out.stderr);
+}
+
+#[test]
+fn json_lines_on_stdout() {
+    let out = pgnkit_in(&["validate", "--format", "json", "-q"], BAD.as_bytes());
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stderr, "");
+    assert_eq!(
+        out.stdout,
+        "{\"file\":\"<stdin>\",\"game\":1,\"offset\":52,\"line\":5,\"column\":13,\"white\":\"A\",\"black\":\"B\",\
+         \"ply\":\"2.\",\"move\":\"Ke3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\",\
+         \"variation\":false,\"severity\":\"error\",\"kind\":\"illegal\",\"message\":\"illegal move: no king can move to e3\"}\n\
+         {\"file\":\"<stdin>\",\"game\":2,\"offset\":76,\"line\":7,\"column\":16,\"white\":\"?\",\"black\":\"?\",\
+         \"ply\":\"1...\",\"move\":\"Ke7\",\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\
+         \"variation\":true,\"severity\":\"error\",\"kind\":\"illegal\",\"message\":\"illegal move: e7 holds a pawn of the side to move\"}\n"
+    );
+}
+
+/// Every PGN file under `dir` (plain or zstd).
+fn pgn_files(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let name = path.to_string_lossy().into_owned();
+                if name.ends_with(".pgn") || name.ends_with(".pgn.zst") {
+                    out.push(name);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn one_and_two_jobs_write_the_same_bytes() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = pgn_files(&data.join("corpus"));
+    files.extend(pgn_files(&data.join("broken")));
+    // The big archives make several batches, so the workers really overlap.
+    files.extend(pgn_files(&data.join("big")));
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    for command in [
+        &["validate", "--progress", "never"][..],
+        &["validate", "--progress", "never", "--format", "json"],
+        &["fen", "--progress", "never"],
+    ] {
+        let run = |jobs: &str| {
+            let mut args = command.to_vec();
+            args.extend(["--jobs", jobs]);
+            args.extend(&files);
+            pgnkit(&args)
+        };
+        let (one, two) = (run("1"), run("2"));
+        assert_eq!(one.code, two.code, "{command:?}");
+        assert!(one.stdout == two.stdout, "{command:?}: stdout differs");
+        assert!(one.stderr == two.stderr, "{command:?}: stderr differs");
+        assert!(!one.stdout.is_empty() || !one.stderr.is_empty());
+    }
+}
