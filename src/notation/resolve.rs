@@ -334,7 +334,144 @@ impl MoveToken {
     /// assert_eq!(err.to_string(), "illegal move: no knight can move to d4");
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
+    #[inline]
     pub fn resolve(&self, pos: &Position, letters: LetterPolicy) -> Result<Resolved, ResolveError> {
+        if let Some(m) = self.quick(pos, letters) {
+            debug_assert_eq!(
+                self.resolve_general(pos, letters),
+                Ok(Resolved::Move(m)),
+                "the quick path disagrees with the general one"
+            );
+            return Ok(Resolved::Move(m));
+        }
+        self.resolve_general(pos, letters)
+    }
+
+    /// The everyday case of [`MoveToken::resolve`] without the move
+    /// generator: a SAN piece move or pawn push/capture (no promotion) with
+    /// exactly one pseudo-legal origin, whose legality is one attack test on
+    /// the king. `None` leaves the token to the general path, which also
+    /// explains every failure.
+    #[inline]
+    fn quick(&self, pos: &Position, letters: LetterPolicy) -> Option<Move> {
+        let token = self;
+        let MoveKind::Normal {
+            mover,
+            from_file,
+            from_rank,
+            capture,
+            to,
+            promotion: None,
+        } = token.kind
+        else {
+            return None;
+        };
+        if token.notation != Notation::San {
+            return None;
+        }
+        let board = pos.board();
+        let us = pos.turn();
+        let ours = board.by_color(us);
+        if ours.contains(to) {
+            return None;
+        }
+        let occupied = board.occupied();
+        let king = board.king_of(us)?;
+        let role = match mover {
+            Mover::Role(role) => role,
+            // `B` is the bishop whenever a bishop move fits, unless German.
+            Mover::BishopOrPawn if letters != LetterPolicy::German => Role::Bishop,
+            Mover::Unnamed => Role::Pawn,
+            Mover::BishopOrPawn => return None,
+        };
+        let from = match role {
+            Role::Pawn => {
+                let back = us.fold(-1, 1);
+                if to.rank() == Rank::EIGHTH.relative_to(us) {
+                    return None;
+                }
+                let from = match (capture, from_file) {
+                    (true, Some(file)) => {
+                        if !board.by_color(!us).contains(to) {
+                            return None;
+                        }
+                        Square::from_coords(file, to.rank().offset(back)?)
+                    }
+                    (false, None) => {
+                        if occupied.contains(to) {
+                            return None;
+                        }
+                        let one = to.offset(0, back)?;
+                        if occupied.contains(one) {
+                            one
+                        } else if to.rank() == Rank::FOURTH.relative_to(us) {
+                            to.offset(0, 2 * back)?
+                        } else {
+                            return None;
+                        }
+                    }
+                    _ => return None,
+                };
+                if from_rank.is_some()
+                    || board.piece_at(from) != Some(Role::Pawn.of(us))
+                    || (capture && !attacks::pawn_attacks(us, from).contains(to))
+                {
+                    return None;
+                }
+                from
+            }
+            Role::King => {
+                if from_file.is_some()
+                    || from_rank.is_some()
+                    || !attacks::king_attacks(to).contains(king)
+                {
+                    return None;
+                }
+                return board
+                    .attackers(to, !us, occupied.without(king))
+                    .is_empty()
+                    .then(|| Move::Normal {
+                        role,
+                        from: king,
+                        capture: board.role_at(to),
+                        to,
+                        promotion: None,
+                    });
+            }
+            _ => {
+                let mut from =
+                    board.by_piece(role.of(us)) & attacks::attacks(role.of(us), to, occupied);
+                if let Some(file) = from_file {
+                    from &= Bitboard::from_file(file);
+                }
+                if let Some(rank) = from_rank {
+                    from &= Bitboard::from_rank(rank);
+                }
+                from.single_square()?
+            }
+        };
+        // Legal unless the king is attacked once the piece has moved (a piece
+        // standing on `to` is captured and attacks nothing).
+        let after = occupied.without(from).with(to);
+        let checkers = board.attackers(king, !us, after).without(to);
+        checkers.is_empty().then(|| Move::Normal {
+            role,
+            from,
+            capture: board.role_at(to),
+            to,
+            promotion: None,
+        })
+    }
+
+    /// [`MoveToken::resolve`] by the filtered move generator: every token
+    /// shape, and the reason of every failure. Out of line, so that the
+    /// quick path stays small where it is inlined.
+    #[inline(never)]
+    fn resolve_general(
+        &self,
+        pos: &Position,
+        letters: LetterPolicy,
+    ) -> Result<Resolved, ResolveError> {
         match self.kind {
             MoveKind::Null => Ok(Resolved::Null),
             MoveKind::Castle(side) => castle(pos, side).map(Resolved::Move),
@@ -880,5 +1017,74 @@ mod tests {
         let step = resolve(fen, "b1c1", LetterPolicy::Auto).unwrap();
         assert!(matches!(step, Resolved::Move(Move::Normal { .. })));
         assert_eq!(resolve(START, "--", LetterPolicy::Auto), Ok(Resolved::Null));
+    }
+
+    #[test]
+    fn quick_resolve_agrees_with_resolve() {
+        // (FEN, token, whether the quick path decides it)
+        let cases = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "e4",
+                true,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "e3",
+                true,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "e5",
+                false,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKB1R w KQkq - 0 1",
+                "e4",
+                false,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "Nf3",
+                true,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "Nd2",
+                false,
+            ),
+            // Two knights reach d2: ambiguous without the origin.
+            ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nd2", false),
+            ("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", "Nbd2", true),
+            // Pinned knight; the other one is the move.
+            ("4k3/4r3/8/8/8/2N5/4N3/4K3 w - - 0 1", "Nd4", false),
+            ("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "Nc3", false),
+            ("4k3/8/8/8/8/2N5/8/r3K3 w - - 0 1", "Nb1", true),
+            ("4k3/8/8/8/8/2N5/8/r3K3 w - - 0 1", "Nd1", true),
+            ("4k3/8/8/8/8/2N5/8/r3K3 w - - 0 1", "Ne2", false),
+            // Captures, en passant (left to resolve), king moves.
+            ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "exd5", true),
+            ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "exd6", false),
+            ("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "Kxd2", true),
+            ("4k3/8/8/8/8/8/3r4/3RK3 w - - 0 1", "Kf1", true),
+            ("4k3/8/8/8/8/8/3r4/3RK3 w - - 0 1", "Kf2", false),
+            ("3rk3/8/8/8/8/8/8/4K3 w - - 0 1", "Kd2", false),
+            ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "Kg1", false),
+            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b8", false),
+            ("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", "Bd2", true),
+        ];
+        for (fen, text, decided) in cases {
+            let pos = Position::from_fen(fen).unwrap();
+            let token = MoveToken::parse(text.as_bytes()).unwrap();
+            let quick = token.quick(&pos, LetterPolicy::Auto);
+            assert_eq!(quick.is_some(), decided, "{fen} {text}");
+            if let Some(m) = quick {
+                assert_eq!(
+                    token.resolve(&pos, LetterPolicy::Auto),
+                    Ok(Resolved::Move(m)),
+                    "{fen} {text}"
+                );
+            }
+        }
     }
 }

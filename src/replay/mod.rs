@@ -51,10 +51,8 @@
 //! ```
 
 mod diagnostic;
-mod fast;
 mod termination;
 
-use self::fast::{parse_move, quick_resolve};
 pub use self::{
     diagnostic::{Diagnostic, DiagnosticKind, Ply, Severity},
     termination::Termination,
@@ -628,7 +626,7 @@ impl<'a> Run<'_, 'a> {
     }
 
     fn play(&mut self, text: &'a [u8], span: Span) {
-        let token = parse_move(text);
+        let token = MoveToken::parse(text);
         let frame = self.top();
         frame.has_move = true;
         if frame.dead {
@@ -656,14 +654,7 @@ impl<'a> Run<'_, 'a> {
         let keep_prev = self.keep_prev;
         let letters = self.letters(&token);
         let frame = self.top();
-        let resolved = match quick_resolve(&frame.pos, &token, letters) {
-            Some(m) => {
-                debug_assert_eq!(Ok(Resolved::Move(m)), token.resolve(&frame.pos, letters));
-                Ok(Resolved::Move(m))
-            }
-            None => token.resolve(&frame.pos, letters),
-        };
-        match resolved {
+        match token.resolve(&frame.pos, letters) {
             Ok(Resolved::Move(m)) => {
                 if keep_prev {
                     frame.prev.clone_from(&frame.pos);
