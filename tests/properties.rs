@@ -146,10 +146,7 @@ fn random_games_include_promotions_castling_and_en_passant() {
     let mut runner = TestRunner::deterministic();
     let mut played = Played::default();
     for _ in 0..96 {
-        let choices = choices()
-            .new_tree(&mut runner)
-            .expect("a value")
-            .current();
+        let choices = choices().new_tree(&mut runner).expect("a value").current();
         random_game(&choices, &mut played);
     }
     assert!(
