@@ -1,7 +1,7 @@
 //! Regression tests for bugs found by fuzzing and the adversarial suite,
 //! each named after its bug. The inputs are the minimised fuzzer finds.
 
-use pgnkit::pgn::{MainlineEvent, RawGame, parse_game, visit_mainline};
+use pgnkit::pgn::{LineIndex, MainlineEvent, RawGame, parse_game, visit_mainline};
 
 /// Mainline move texts as the fast path and the model see them.
 fn both_mainlines(text: &[u8]) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
@@ -37,5 +37,36 @@ fn fast_path_counted_a_paren_inside_a_bracket_extent() {
     ] {
         let (fast, model) = both_mainlines(text);
         assert_eq!(fast, model, "{}", String::from_utf8_lossy(text));
+    }
+}
+
+/// A game of a million stray `]` on 200,000 lines: parsing is linear, but
+/// locating each error with `Span::line_col` scans the game up to it, so
+/// reporting them all took time quadratic in the game's size (hours for a
+/// few MB). `LineIndex` locates them all in one pass plus a binary search
+/// each, with the same answers.
+#[test]
+fn locating_every_error_of_a_huge_game_was_quadratic() {
+    let text = b"] ] ] ] ]\n".repeat(200_000);
+    let game = parse_game(&RawGame::from_bytes(&text));
+    assert_eq!(game.errors.len(), 1_000_000);
+    let start = std::time::Instant::now();
+    let index = LineIndex::new(game.source, game.first_line);
+    let mut last = (0, 0);
+    for error in &game.errors {
+        last = index.line_col(error.span);
+    }
+    assert_eq!(last, (200_000, 9));
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    for error in game.errors.iter().step_by(99_991) {
+        assert_eq!(index.line_col(error.span), game.line_col(error.span));
+        assert_eq!(
+            error.located_with(&game, &index).to_string(),
+            error.located(&game).to_string()
+        );
     }
 }

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::pgn::{MainlineEvent, RawGame, parse_game, visit_mainline};
+use pgnkit::pgn::{LineIndex, MainlineEvent, RawGame, parse_game, visit_mainline};
 
 #[path = "../../tests/accounting/mod.rs"]
 mod accounting;
@@ -42,9 +42,12 @@ fn check_game(raw: &RawGame<'_>, written: &mut Vec<u8>) {
     });
     let model: Vec<&[u8]> = game.mainline.moves.iter().map(|m| m.text).collect();
     assert_eq!(moves, model, "fast path and model disagree");
-    // Locating costs a pass over the game; a few errors are enough.
+    // Locating with `located` costs a pass over the game; a few errors
+    // are enough to compare it with the index.
+    let index = LineIndex::new(game.source, game.first_line);
     for error in game.errors.iter().take(8) {
-        let _ = error.located(&game).to_string();
+        let message = error.located(&game).to_string();
+        assert_eq!(message, error.located_with(&game, &index).to_string());
     }
     pgn_support::assert_round_trip(raw, "fuzz", written);
 }
