@@ -70,3 +70,33 @@ fn locating_every_error_of_a_huge_game_was_quadratic() {
         );
     }
 }
+
+/// A line holding only a form feed (or vertical tab) between games started
+/// a game whose text, trimmed, was empty: `[A "1"] * <FF> [A "2"] *` framed
+/// as three games, the second one invented. Both bytes are whitespace to
+/// the grammar; between games the framer now skips them like indentation.
+#[test]
+fn form_feed_line_between_games_invented_an_empty_game() {
+    use pgnkit::pgn::GameFramer;
+    let cases: &[(&[u8], &[&[u8]])] = &[
+        (b"\x0c\n", &[]),
+        (b"\x0b", &[]),
+        (
+            b"[A \"1\"]\n*\n\n\x0c\n\n[A \"2\"]\n*\n",
+            &[b"[A \"1\"]\n*", b"[A \"2\"]\n*"],
+        ),
+        (b"\x0c\x0b [A \"1\"]\n1. e4 *", &[b"[A \"1\"]\n1. e4 *"]),
+        (
+            b"[A \"1\"]\n1. e4\n\x0c\ne5 *",
+            &[b"[A \"1\"]\n1. e4\n\x0c\ne5 *"],
+        ),
+    ];
+    for &(text, expected) in cases {
+        let mut framer = GameFramer::new(text);
+        let mut games = Vec::new();
+        while let Some(game) = framer.next_game() {
+            games.push(game.expect("framing").bytes.to_vec());
+        }
+        assert_eq!(games, expected, "{:?}", String::from_utf8_lossy(text));
+    }
+}

@@ -135,7 +135,11 @@ fn ignorable(gap: &[u8], at_start: bool) -> bool {
         _ => gap,
     };
     gap.split(|&b| b == b'\n' || b == b'\r').all(|line| {
-        let trimmed = line.trim_ascii_start();
+        let start = line
+            .iter()
+            .position(|b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c))
+            .unwrap_or(line.len());
+        let trimmed = &line[start..];
         trimmed.is_empty() || trimmed.starts_with(b";") || line.starts_with(b"%")
     })
 }
