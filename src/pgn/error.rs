@@ -6,7 +6,7 @@ use std::io;
 
 use crate::notation::ParseMoveTokenError;
 use crate::pgn::game::Game;
-use crate::pgn::span::Span;
+use crate::pgn::span::{LineIndex, Span};
 
 /// What is wrong with a piece of PGN syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -86,6 +86,28 @@ impl ParsePgnError {
     /// ```
     pub fn located<'e>(&'e self, game: &'e Game<'_>) -> Located<'e> {
         let (line, column) = game.line_col(self.span);
+        self.located_at(game, line, column)
+    }
+
+    /// Like [`located`](Self::located), with the line and column from an
+    /// `index` of the game's text: for reporting many errors of one game in
+    /// time linear in its size.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{LineIndex, RawGame, parse_game};
+    /// let game = parse_game(&RawGame::from_bytes(b"[Event \"x\"]\n1. e4 ] e5 ] *"));
+    /// let index = LineIndex::new(game.source, game.first_line);
+    /// let messages: Vec<String> =
+    ///     game.errors.iter().map(|e| e.located_with(&game, &index).to_string()).collect();
+    /// assert_eq!(messages[1], "2:12: game 1, at `]`: unexpected character");
+    /// ```
+    pub fn located_with<'e>(&'e self, game: &'e Game<'_>, index: &LineIndex) -> Located<'e> {
+        let (line, column) = index.line_col(self.span);
+        self.located_at(game, line, column)
+    }
+
+    fn located_at<'e>(&'e self, game: &'e Game<'_>, line: u64, column: u64) -> Located<'e> {
         let token = self.span.slice(game.source);
         Located {
             error: self,

@@ -106,7 +106,8 @@ enum Step {
 /// # Game boundaries
 /// Lines end at LF, CRLF or a lone CR. Outside `{…}` comments, `;` comments
 /// and tag values:
-/// - blank lines, `%` escape lines and lines starting with `;` between
+/// - blank lines (spaces, tabs, and between games also form feeds and
+///   vertical tabs), `%` escape lines and lines starting with `;` between
 ///   games belong to no game;
 /// - a game starts at its first other line: a tag line (first non-blank byte
 ///   `[`) or movetext without tags;
@@ -428,6 +429,12 @@ impl<R: Read> GameFramer<R> {
                     let b = self.buf[self.pos];
                     match b {
                         b' ' | b'\t' => {
+                            self.pos += 1;
+                            self.mode = Mode::LineStart { indented: true };
+                        }
+                        // Whitespace to the grammar: between games a line of
+                        // form feeds starts no (empty) game.
+                        0x0b | 0x0c if self.section == Section::Between => {
                             self.pos += 1;
                             self.mode = Mode::LineStart { indented: true };
                         }

@@ -444,12 +444,16 @@ impl<'a> Tokens<'a> {
     /// [`TokenKind::StartVariation`]: everything up to and including the
     /// matching `)`, without tokenizing. Returns `false` if the text ends
     /// before the variation is closed.
+    ///
+    /// Parentheses count only where the tokenizer would read them: not in
+    /// comments, `%` escape lines, or the extent of a `[…]` (which runs to
+    /// its `]` or the line end).
     pub fn skip_variation(&mut self) -> bool {
         let mut depth = 1usize;
         let src = self.source;
         while let Some(i) = src[self.pos..]
             .iter()
-            .position(|&b| matches!(b, b'(' | b')' | b'{' | b';'))
+            .position(|&b| matches!(b, b'(' | b')' | b'{' | b';' | b'[' | b'%'))
         {
             self.pos += i;
             match src[self.pos] {
@@ -468,6 +472,10 @@ impl<'a> Tokens<'a> {
                     Some(j) => self.pos += j + 1,
                     None => break,
                 },
+                b'[' => self.pos += tag_extent(&src[self.pos..]),
+                b'%' if self.pos > 0 && !matches!(src[self.pos - 1], b'\n' | b'\r') => {
+                    self.pos += 1;
+                }
                 _ => self.pos += rest_of_line(&src[self.pos..]).len(),
             }
         }

@@ -43,7 +43,7 @@ pub use self::{
         Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
         symbol, tag_name, tag_pair,
     },
-    span::Span,
+    span::{LineIndex, Span},
     tag::{Tag, escape, unescape},
     writer::{ExportTag, SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tags, write_game},
 };

@@ -40,7 +40,9 @@ impl Span {
     /// The 1-based line and column of the span's start in `source`, whose
     /// first byte is on line `first_line`.
     ///
-    /// Line ends are LF, CRLF and lone CR; columns count bytes.
+    /// Line ends are LF, CRLF and lone CR; columns count bytes. Each call
+    /// scans `source` up to the span: to locate many spans of one game, use
+    /// a [`LineIndex`].
     ///
     /// # Examples
     /// ```
@@ -66,6 +68,49 @@ impl Span {
     }
 }
 
+/// The line starts of one game's text, for locating many spans: built in
+/// one pass, then each [`line_col`](LineIndex::line_col) is a binary
+/// search. [`Span::line_col`] scans the text before the span on every call,
+/// so locating every error of a game with it takes time quadratic in the
+/// game's size; a game of a million bad tokens would never finish.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{LineIndex, Span};
+/// let text = b"[Event \"x\"]\r\n\r\n1. e4 *";
+/// let index = LineIndex::new(text, 1);
+/// assert_eq!(index.line_col(Span::new(18, 20)), (3, 4));
+/// assert_eq!(index.line_col(Span::new(18, 20)), Span::new(18, 20).line_col(text, 1));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineIndex {
+    first_line: u64,
+    /// Offset of the first byte after each line end (LF, CRLF, lone CR).
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes `source`, whose first byte is on line `first_line`.
+    pub fn new(source: &[u8], first_line: u64) -> LineIndex {
+        let starts = memchr::memchr2_iter(b'\n', b'\r', source)
+            .filter(|&at| source[at] == b'\n' || source.get(at + 1) != Some(&b'\n'))
+            .map(|at| at + 1)
+            .collect();
+        LineIndex { first_line, starts }
+    }
+
+    /// The 1-based line and column of `span`'s start, as
+    /// [`Span::line_col`] computes them.
+    pub fn line_col(&self, span: Span) -> (u64, u64) {
+        let before = self.starts.partition_point(|&s| s <= span.start);
+        let line_start = before.checked_sub(1).map_or(0, |i| self.starts[i]);
+        (
+            self.first_line + before as u64,
+            (span.start - line_start) as u64 + 1,
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,11 +126,9 @@ mod tests {
             (b"a\r\n\rb\nc", 6, (4, 1)),
         ];
         for &(text, start, expected) in cases {
-            assert_eq!(
-                Span::new(start, start).line_col(text, 1),
-                expected,
-                "{text:?}"
-            );
+            let span = Span::new(start, start);
+            assert_eq!(span.line_col(text, 1), expected, "{text:?}");
+            assert_eq!(LineIndex::new(text, 1).line_col(span), expected, "{text:?}");
         }
     }
 }
