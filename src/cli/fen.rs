@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pgnkit::EpMode;
+use pgnkit::pgn::LineIndex;
 use pgnkit::replay::{ReplayOptions, Replayer, Severity};
 
 use super::Exit;
@@ -91,9 +92,10 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 _ => false,
             };
             if !printed {
+                let lines = LineIndex::new(source, info.first_line);
                 for d in &replay.diagnostics {
                     if d.severity != Severity::Warning {
-                        write_diagnostic(&ctx, info, source, &replay, d, &mut done);
+                        write_diagnostic(&ctx, info, source, &lines, &replay, d, &mut done);
                     }
                 }
             }

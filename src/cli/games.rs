@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::ValueEnum;
 use pgnkit::input::{self, BytesRead};
-use pgnkit::pgn::{GameFramer, GameInfo, ReadPgnError, Span, unescape};
+use pgnkit::pgn::{GameFramer, GameInfo, LineIndex, ReadPgnError, Span, unescape};
 use pgnkit::pipeline::{Pipeline, PipelineError};
 use pgnkit::replay::{Diagnostic, Replay, Severity};
 use pgnkit::{LetterPolicy, encoding};
@@ -432,16 +432,20 @@ fn tag_text(source: &[u8], span: Option<Span>) -> String {
 }
 
 /// Writes one diagnostic of a game.
+///
+/// `lines` is the game's line index, built once by the caller for all of
+/// its diagnostics (a game can have very many).
 pub fn write_diagnostic(
     ctx: &Context<'_>,
     info: &GameInfo,
     source: &[u8],
+    lines: &LineIndex,
     replay: &Replay,
     d: &Diagnostic,
     done: &mut Done,
 ) {
     let severity = shown(d.severity, ctx.strict);
-    let (line, column) = d.span.line_col(source, info.first_line);
+    let (line, column) = lines.line_col(d.span);
     let text = encoding::decode(d.span.slice(source));
     let ply = d.ply.map(|p| format!("{p}{text}"));
     match ctx.format {

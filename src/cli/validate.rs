@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use pgnkit::pgn::LineIndex;
 use pgnkit::replay::{ReplayOptions, Replayer, Severity};
 
 use super::Exit;
@@ -82,12 +83,15 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             let replay = replayer.replay(&info.with_bytes(source), &options);
             let mut errored = false;
             let mut warned = false;
+            let mut lines = None;
             for d in &replay.diagnostics {
                 let severity = shown(d.severity, args.strict);
                 errored |= severity == Severity::Error;
                 warned |= severity == Severity::Warning;
                 if severity == Severity::Error || !args.quiet {
-                    write_diagnostic(&ctx, info, source, &replay, d, &mut done);
+                    let lines =
+                        lines.get_or_insert_with(|| LineIndex::new(source, info.first_line));
+                    write_diagnostic(&ctx, info, source, lines, &replay, d, &mut done);
                 }
             }
             done.stats.count(&replay, errored, warned);
