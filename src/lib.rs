@@ -58,8 +58,8 @@ pub use crate::{
     },
     position::{IllegalMove, Position, PositionError, PositionProblem},
     replay::{
-        Diagnostic, DiagnosticKind, Ply, Replay, ReplayOptions, Replayer, Severity, Status,
-        Termination, replay,
+        Diagnostic, DiagnosticKind, MainlinePly, Ply, Replay, ReplayOptions, Replayer, Severity,
+        Status, Termination, replay,
     },
     role::{Piece, Role},
     setup::Setup,
