@@ -22,6 +22,7 @@ pub mod bitboard;
 pub mod board;
 pub mod castling;
 pub mod color;
+pub mod convert;
 pub mod encoding;
 pub mod fen;
 pub mod input;

@@ -1,6 +1,7 @@
 //! The command-line front end: argument parsing and one module per
 //! subcommand. Only this side uses clap, anyhow and indicatif.
 
+mod convert;
 mod fen;
 mod games;
 mod output;
@@ -42,6 +43,7 @@ enum Command {
     Perft(perft::PerftArgs),
     Validate(validate::ValidateArgs),
     Fen(fen::FenArgs),
+    Convert(convert::ConvertArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -51,6 +53,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Perft(args) => perft::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Fen(args) => fen::run(args),
+        Command::Convert(args) => convert::run(args),
     }
 }
 
