@@ -62,7 +62,11 @@ fn every_notation_round_trips_over_the_corpus() {
         let mut head = vec!["convert", "--to"];
         head.extend_from_slice(style);
         let there = pgnkit(&args(&head, &files));
-        assert_eq!(there.stdout.matches("\n[Event ").count() + 1, games, "{style:?}");
+        assert_eq!(
+            there.stdout.matches("\n[Event ").count() + 1,
+            games,
+            "{style:?}"
+        );
         let path = temp_file("convert", "there.pgn", there.stdout.as_bytes());
         let back = pgnkit(&["convert", "--to", "san", path.to_str().unwrap()]);
         assert_eq!(back.stderr, "", "{style:?}");

@@ -11,7 +11,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
-use super::games::{Batch, Context, Done, Format, Item, Run, too_large, write_diagnostic};
+use super::games::{Context, Done, Format, Item, Run, too_large, write_diagnostic};
 use super::output::Output;
 use super::progress::When;
 
@@ -161,7 +161,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         lints: false,
     };
     let mut out = Output::open(args.output.as_deref(), &args.files)?;
-    let work = |path: &str, batch: &Batch| {
+    let work = |path: &str, text: &[u8], items: &[Item]| {
         let ctx = Context {
             path,
             format: Format::Text,
@@ -169,7 +169,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         };
         let mut done = Done::default();
         let mut replayer = Replayer::new();
-        for item in &batch.items {
+        for item in items {
             let (info, range) = match item {
                 Item::Game(info, range) => (info, range.clone()),
                 Item::TooLarge(err) => {
@@ -177,7 +177,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                     continue;
                 }
             };
-            let source = &batch.text[range];
+            let Some(source) = text.get(range) else {
+                continue;
+            };
             let raw = info.with_bytes(source);
             let mut start: Option<Position> = None;
             let mut on_ply = |p: MainlinePly<'_>| {

@@ -10,7 +10,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer, Severity};
 use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
-use super::games::{Batch, Context, Done, Format, Item, Lang, Run, too_large, write_diagnostic};
+use super::games::{Context, Done, Format, Item, Lang, Run, too_large, write_diagnostic};
 use super::output::Output;
 use super::progress::When;
 
@@ -144,7 +144,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         lints: false,
     };
     let epd = args.epd;
-    let text = move |pos: &pgnkit::Position| {
+    let show = move |pos: &pgnkit::Position| {
         let fen = pos.fen(mode);
         if epd {
             fen.splitn(5, ' ').take(4).collect::<Vec<_>>().join(" ")
@@ -153,7 +153,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         }
     };
     let mut out = Output::open(args.output.as_deref(), &args.files)?;
-    let work = |path: &str, batch: &Batch| {
+    let work = |path: &str, text: &[u8], items: &[Item]| {
         let ctx = Context {
             path,
             format: Format::Text,
@@ -162,7 +162,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         let mut done = Done::default();
         let mut replayer = Replayer::new();
         let mut seen: Vec<Seen> = Vec::new();
-        for item in &batch.items {
+        for item in items {
             let (info, range) = match item {
                 Item::Game(info, range) => (info, range.clone()),
                 Item::TooLarge(err) => {
@@ -170,7 +170,9 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                     continue;
                 }
             };
-            let source = &batch.text[range];
+            let Some(source) = text.get(range) else {
+                continue;
+            };
             seen.clear();
             let mut target: Option<u32> = match which {
                 Which::Ply(n) => Some(n),
@@ -201,7 +203,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                     seen.push(Seen {
                         ply: p.ply,
                         span: p.span,
-                        fen: text(p.position),
+                        fen: show(p.position),
                     });
                 }
             };
@@ -227,7 +229,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                     if let Some(pos) = &replay.position
                         && replay.status == Status::Valid
                     {
-                        push_line(&mut lines, None, &text(pos), &columns);
+                        push_line(&mut lines, None, &show(pos), &columns);
                         printed = true;
                     }
                 }
