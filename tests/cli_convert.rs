@@ -282,3 +282,134 @@ fn from_requires_one_notation() {
         (0, "1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n")
     );
 }
+
+/// PGN text rebuilt from one JSON game object.
+fn pgn_of_json(game: &serde_json::Value) -> String {
+    fn comments(out: &mut String, list: Option<&serde_json::Value>) {
+        for c in list.and_then(|l| l.as_array()).into_iter().flatten() {
+            let text = c["text"].as_str().unwrap();
+            if c.get("line").is_some() {
+                out.push_str(&format!(";{text}\n"));
+            } else {
+                out.push_str(&format!("{{{text}}} "));
+            }
+        }
+    }
+    fn line(out: &mut String, moves: &serde_json::Value) {
+        for m in moves.as_array().unwrap() {
+            comments(out, m.get("comments_before"));
+            out.push_str(m["san"].as_str().unwrap());
+            out.push(' ');
+            for nag in m
+                .get("nags")
+                .and_then(|n| n.as_array())
+                .into_iter()
+                .flatten()
+            {
+                out.push_str(&format!("${nag} "));
+            }
+            if m.get("draw_offer").is_some() {
+                out.push_str("(=) ");
+            }
+            comments(out, m.get("comments"));
+            for v in m
+                .get("variations")
+                .and_then(|v| v.as_array())
+                .into_iter()
+                .flatten()
+            {
+                out.push_str("( ");
+                line(out, &v["moves"]);
+                comments(out, v.get("comments"));
+                out.push_str(") ");
+            }
+        }
+    }
+    let mut out = String::new();
+    for tag in game["tags"].as_array().unwrap() {
+        let value = tag[1]
+            .as_str()
+            .unwrap()
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
+        out.push_str(&format!("[{} \"{value}\"]\n", tag[0].as_str().unwrap()));
+    }
+    out.push('\n');
+    line(&mut out, &game["moves"]);
+    comments(&mut out, game.get("comments"));
+    if let Some(result) = game["result"].as_str() {
+        out.push_str(result);
+    }
+    out.push_str("\n\n");
+    out
+}
+
+/// Every corpus game as JSON: each line parses, and the PGN rebuilt from
+/// it converts to the same SAN PGN as the original (lines holding text that
+/// was not UTF-8 in the input are compared only where decoding kept them).
+#[test]
+fn json_of_every_corpus_game_parses_and_gives_the_game_back() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let files = corpus_files(&data.join("corpus"));
+    let san = pgnkit(&args(&["convert", "--to", "san"], &files));
+    let json = pgnkit(&args(&["convert", "--to", "json", "--fens"], &files));
+    assert_eq!(json.stderr, san.stderr);
+    let mut rebuilt = String::new();
+    let mut games = 0;
+    for text in json.stdout.lines() {
+        let game: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
+        games += 1;
+        assert!(game["game"].is_u64());
+        let moves = game["moves"].as_array().unwrap();
+        if let Some(last) = moves.last() {
+            assert!(last["fen"].is_string() && last["uci"].is_string());
+        }
+        rebuilt.push_str(&pgn_of_json(&game));
+    }
+    assert_eq!(games, san.stdout.matches("\n[Event ").count() + 1);
+    // jq, when installed, reads every line too.
+    let json_path = temp_file("convert-json", "games.jsonl", json.stdout.as_bytes());
+    if let Ok(jq) = std::process::Command::new("jq")
+        .args(["-e", "-c", ".game"])
+        .stdin(std::fs::File::open(&json_path).unwrap())
+        .output()
+    {
+        assert!(
+            jq.status.success(),
+            "{}",
+            String::from_utf8_lossy(&jq.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&jq.stdout).lines().count(), games);
+    }
+    let path = temp_file("convert-json", "rebuilt.pgn", rebuilt.as_bytes());
+    let back = pgnkit(&["convert", "--to", "san", path.to_str().unwrap()]);
+    assert_eq!((back.code, back.stderr.as_str()), (0, ""));
+    let mut compared = 0;
+    for (got, expected) in back.stdout.lines().zip(san.stdout.lines()) {
+        if !expected.contains('\u{fffd}') {
+            assert_eq!(got, expected);
+            compared += 1;
+        }
+    }
+    assert_eq!(back.stdout.lines().count(), san.stdout.lines().count());
+    assert!(compared > 100_000, "{compared}");
+}
+
+#[test]
+fn json_whole_output() {
+    let pgn = "[Event \"E\"]\n[White \"Tal\"]\n\n1. e4 {[%clk 0:03:00] [%eval 0.2]} e5 $1 2. Nf3 (2. f4 exf4) 2... Nc6 ; x\n 1-0\n";
+    let out = pgnkit_in(&["convert", "--to", "json"], pgn.as_bytes());
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(
+        out.stdout,
+        "{\"game\":1,\"tags\":[[\"Event\",\"E\"],[\"White\",\"Tal\"]],\
+         \"start\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\",\"moves\":[\
+         {\"san\":\"e4\",\"uci\":\"e2e4\",\"comments\":[{\"text\":\"[%clk 0:03:00] [%eval 0.2]\",\"clk\":180.0,\"eval\":0.2}]},\
+         {\"san\":\"e5\",\"uci\":\"e7e5\",\"nags\":[1]},\
+         {\"san\":\"Nf3\",\"uci\":\"g1f3\",\"variations\":[{\"moves\":[{\"san\":\"f4\",\"uci\":\"f2f4\"},{\"san\":\"exf4\",\"uci\":\"e5f4\"}]}]},\
+         {\"san\":\"Nc6\",\"uci\":\"b8c6\",\"comments\":[{\"text\":\" x\",\"line\":true}]}],\
+         \"comments\":[],\"result\":\"1-0\",\"termination\":\"unfinished\"}\n"
+    );
+}

@@ -12,11 +12,12 @@ use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
 use super::games::{Context, Done, Format, Item, Run, too_large, write_diagnostic};
+use super::json;
 use super::output::Output;
 use super::progress::When;
 
 /// Rewrite games with their moves in another notation, as PGN in export
-/// format.
+/// format, or as JSON lines.
 ///
 /// Every game is replayed first; a game with an error is reported on
 /// standard error (as `pgnkit validate` does) and not written (with
@@ -33,7 +34,8 @@ pub struct ConvertArgs {
     /// standard input.
     files: Vec<PathBuf>,
     /// Notation to write: san (`Nf3`), lan (`Ng1-f3`), uci (`g1f3`), de
-    /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`).
+    /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`), or json (one object
+    /// per game and line, moves in SAN and UCI).
     #[arg(long, value_enum, default_value_t)]
     to: To,
     /// Notation to read: auto (each move as the reader classifies it:
@@ -64,6 +66,9 @@ pub struct ConvertArgs {
     /// Maximum line length of the movetext.
     #[arg(long, value_name = "N", default_value_t = 80)]
     width: usize,
+    /// With --to json: the FEN after every move too.
+    #[arg(long)]
+    fens: bool,
     /// Write games with errors unchanged instead of leaving them out (they
     /// are still reported and still set exit status 1).
     #[arg(long)]
@@ -95,6 +100,8 @@ enum To {
     DeLan,
     /// SAN with figurines.
     Figurine,
+    /// One JSON object per game and line (see docs/convert.md).
+    Json,
 }
 
 /// The input notation (`--from`).
@@ -142,6 +149,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         To::De => Style::DE,
         To::DeLan => Style::DE_LAN,
         To::Figurine => Style::FIGURINE,
+        To::Json => Style::SAN,
     }
     .with_pawn_letter(args.pawn_letter)
     .with_ep_mark(args.ep_mark);
@@ -199,6 +207,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
             if let (false, Some(start)) = (errored, &start) {
                 let game = parse_game(&raw);
                 match play_game(&game, start, args.from.letters(), args.from.required()) {
+                    Ok(line) if args.to == To::Json => {
+                        let value =
+                            json::game(info.number, &game, &line, &replay, start, args.fens);
+                        let _ = serde_json::to_writer(&mut done.stdout, &value);
+                        done.stdout.push(b'\n');
+                    }
                     Ok(line) => {
                         // Texts in the order written: the tree walk's order.
                         let mut texts: Vec<(usize, Vec<u8>)> = Vec::new();

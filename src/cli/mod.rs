@@ -4,6 +4,7 @@
 mod convert;
 mod fen;
 mod games;
+mod json;
 mod output;
 mod perft;
 mod progress;
