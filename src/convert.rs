@@ -1,8 +1,8 @@
 //! A parsed game's moves played on the board: every move of the mainline
 //! and of its variations resolved against its position, ready to be
-//! written in another notation ([`Style`](crate::Style)) or as JSON.
+//! written in another notation ([`crate::Style`]) or as JSON.
 //!
-//! The replay engine ([`crate::replay`]) judges a game without building its
+//! The replay engine ([`crate::replay::Replayer`]) judges a game without building its
 //! tree; this module works on the tree ([`Game`]) of a game already judged
 //! valid, so it stops at the first move it cannot play and says why.
 //!

@@ -413,3 +413,30 @@ fn json_whole_output() {
          \"comments\":[],\"result\":\"1-0\",\"termination\":\"unfinished\"}\n"
     );
 }
+
+/// The round trips of [`every_notation_round_trips_over_the_corpus`] on the
+/// big archives (`big/*.pgn.zst`): SAN → X → SAN for UCI, German long
+/// algebraic and figurines. Slow: `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn big_archives_round_trip() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files: Vec<String> = std::fs::read_dir(data.join("big"))
+        .unwrap()
+        .map(|e| e.unwrap().path().to_str().unwrap().to_string())
+        .filter(|p| p.ends_with(".pgn.zst") || p.ends_with(".pgn"))
+        .collect();
+    files.sort();
+    for file in files {
+        let san = pgnkit(&["convert", "--to", "san", &file]);
+        for style in ["uci", "de-lan", "figurine"] {
+            let there = pgnkit(&["convert", "--to", style, &file]);
+            let path = temp_file("convert-big", "there.pgn", there.stdout.as_bytes());
+            let back = pgnkit(&["convert", "--to", "san", path.to_str().unwrap()]);
+            assert_eq!((back.code, back.stderr.as_str()), (0, ""), "{file} {style}");
+            assert!(back.stdout == san.stdout, "{file} {style}: outputs differ");
+        }
+    }
+}
