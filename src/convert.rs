@@ -189,9 +189,13 @@ impl Player {
             } else {
                 self.policy
             };
-            let resolved = token
-                .resolve(&pos, letters)
-                .map_err(|e| error(PlayErrorKind::Illegal(e)))?;
+            // The replay engine's fast path first: same move as `resolve`.
+            let resolved = match crate::replay::fast::quick_resolve(&pos, &token, letters) {
+                Some(m) => Resolved::Move(m),
+                None => token
+                    .resolve(&pos, letters)
+                    .map_err(|e| error(PlayErrorKind::Illegal(e)))?,
+            };
             let played = match resolved {
                 Resolved::Move(m) => Played::Move(m),
                 Resolved::Null if pos.is_check() => return Err(error(PlayErrorKind::NullInCheck)),

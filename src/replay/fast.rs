@@ -109,7 +109,7 @@ fn piece(letter: u8) -> Option<PieceLetter> {
 /// every failure; when `Some`, the move is the one `resolve` gives (checked
 /// in debug builds).
 #[inline]
-pub(super) fn quick_resolve(
+pub(crate) fn quick_resolve(
     pos: &Position,
     token: &MoveToken,
     letters: LetterPolicy,

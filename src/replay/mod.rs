@@ -51,7 +51,7 @@
 //! ```
 
 mod diagnostic;
-mod fast;
+pub(crate) mod fast;
 mod termination;
 
 use self::fast::{parse_move, quick_resolve};
