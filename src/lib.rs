@@ -22,6 +22,7 @@ pub mod bitboard;
 pub mod board;
 pub mod castling;
 pub mod color;
+pub mod convert;
 pub mod encoding;
 pub mod fen;
 pub mod input;
@@ -58,8 +59,8 @@ pub use crate::{
     },
     position::{IllegalMove, Position, PositionError, PositionProblem},
     replay::{
-        Diagnostic, DiagnosticKind, Ply, Replay, ReplayOptions, Replayer, Severity, Status,
-        Termination, replay,
+        Diagnostic, DiagnosticKind, MainlinePly, Ply, Replay, ReplayOptions, Replayer, Severity,
+        Status, Termination, replay,
     },
     role::{Piece, Role},
     setup::Setup,

@@ -1,30 +1,61 @@
-//! `pgnkit fen`: the final position of each game's mainline.
+//! `pgnkit fen`: the position of each game's mainline at a chosen ply.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use pgnkit::EpMode;
-use pgnkit::pgn::LineIndex;
-use pgnkit::replay::{ReplayOptions, Replayer, Severity};
+use pgnkit::pgn::{LineIndex, Span, TokenKind, Tokens, unescape};
+use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer, Severity};
+use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
 use super::games::{Context, Done, Format, Item, Lang, Run, too_large, write_diagnostic};
 use super::output::Output;
 use super::progress::When;
 
-/// Print the final FEN of each game's mainline, one line per game, in input
-/// order.
+/// Print positions of each game's mainline as FEN (or EPD), one line per
+/// position, in input order.
 ///
-/// A game with any error (illegal move, bad FEN tag, syntax error) prints
-/// no line: its errors go to standard error and the exit status is 1. So
-/// does a game in an unsupported variant. Exit status: 0 a line for every
-/// game, 1 some game printed none, 2 usage or I/O error.
+/// By default the final position; --ply N the position after N plies (0:
+/// the start position; negative: counted back from the final position,
+/// -1 is the final one); --move 12w|12b after White's or Black's 12th
+/// move; --all every position, each line prefixed with the game number
+/// and the ply (tab-separated).
+///
+/// A game with an error (illegal move, bad FEN tag, syntax error) is
+/// reported on standard error, and a position is printed only when the
+/// mainline reached it legally before the error (ply 10 of a game illegal
+/// at ply 20 is printed; ply 25 is not; the final position is not). A game
+/// shorter than the asked ply prints nothing and is reported (silently
+/// skipped with --skip-short). Exit status: 0 every game valid and long
+/// enough, 1 some game had errors or was too short, 2 usage or I/O error.
 #[derive(Debug, Args)]
 pub struct FenArgs {
     /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
     /// standard input.
     files: Vec<PathBuf>,
+    /// The position after N plies (0: start; negative: from the end, -1:
+    /// final).
+    #[arg(long, value_name = "N", allow_hyphen_values = true, conflicts_with_all = ["moves", "all"])]
+    ply: Option<i64>,
+    /// The position after a move: `12w` (White's 12th) or `12b` (Black's).
+    #[arg(long = "move", value_name = "NUMBER[w|b]", value_parser = parse_move_spec, conflicts_with = "all")]
+    moves: Option<MoveSpec>,
+    /// Every position of the mainline: `game<TAB>ply<TAB>fen`.
+    #[arg(long)]
+    all: bool,
+    /// Skip games shorter than the asked ply without a message (they still
+    /// do not change the exit status).
+    #[arg(long)]
+    skip_short: bool,
+    /// Tag values to add as tab-separated columns after the FEN, e.g.
+    /// `White,Black,Result` (a missing tag is an empty column).
+    #[arg(long, value_name = "TAG,TAG…", value_delimiter = ',')]
+    with: Vec<String>,
+    /// Write EPD (the first four FEN fields) instead of FEN.
+    #[arg(long)]
+    epd: bool,
     /// Which en-passant square to show: always (after every double step, as
     /// the PGN standard says) or legal (only when a capture is possible).
     #[arg(long, value_enum, default_value_t)]
@@ -53,15 +84,73 @@ enum Ep {
     Legal,
 }
 
+/// A move of `--move`: its number and whose it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MoveSpec {
+    number: u32,
+    black: bool,
+}
+
+fn parse_move_spec(s: &str) -> Result<MoveSpec, String> {
+    let bad = || format!("expected a move number and w or b, like 12w or 12b, not {s:?}");
+    let (digits, black) = match s.as_bytes().last() {
+        Some(b'w' | b'W') => (&s[..s.len() - 1], false),
+        Some(b'b' | b'B') => (&s[..s.len() - 1], true),
+        _ => return Err(bad()),
+    };
+    match digits.parse::<u32>() {
+        Ok(number) if number > 0 => Ok(MoveSpec { number, black }),
+        _ => Err(bad()),
+    }
+}
+
+/// Which positions to print.
+#[derive(Debug, Clone, Copy)]
+enum Which {
+    /// The final position of a valid game.
+    Final,
+    /// After this many plies.
+    Ply(u32),
+    /// This many plies before the final position.
+    FromEnd(u32),
+    /// After a move, by number and color.
+    Move(MoveSpec),
+    /// Every position.
+    All,
+}
+
+/// A recorded mainline position.
+struct Seen {
+    ply: u32,
+    span: Span,
+    fen: String,
+}
+
 /// Runs `pgnkit fen`.
 pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
     let mode = match args.ep {
         Ep::Always => EpMode::Always,
         Ep::Legal => EpMode::Legal,
     };
+    let which = match (args.ply, args.moves, args.all) {
+        (_, _, true) => Which::All,
+        (_, Some(spec), _) => Which::Move(spec),
+        (Some(n), _, _) if n >= 0 => Which::Ply(u32::try_from(n).unwrap_or(u32::MAX)),
+        (Some(n), _, _) => Which::FromEnd(u32::try_from(-(n + 1)).unwrap_or(u32::MAX)),
+        (None, None, false) => Which::Final,
+    };
     let options = ReplayOptions {
         letters: args.lang.policy(),
         lints: false,
+    };
+    let epd = args.epd;
+    let show = move |pos: &pgnkit::Position| {
+        let fen = pos.fen(mode);
+        if epd {
+            fen.splitn(5, ' ').take(4).collect::<Vec<_>>().join(" ")
+        } else {
+            fen
+        }
     };
     let mut out = Output::open(args.output.as_deref(), &args.files)?;
     let work = |path: &str, text: &[u8], items: &[Item]| {
@@ -72,6 +161,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         };
         let mut done = Done::default();
         let mut replayer = Replayer::new();
+        let mut seen: Vec<Seen> = Vec::new();
         for item in items {
             let (info, range) = match item {
                 Item::Game(info, range) => (info, range.clone()),
@@ -83,23 +173,111 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             let Some(source) = text.get(range) else {
                 continue;
             };
-            let replay = replayer.replay(&info.with_bytes(source), &options);
-            let printed = match &replay.position {
-                Some(pos) if replay.status == pgnkit::Status::Valid => {
-                    let _ = writeln!(done.stdout, "{}", pos.fen(mode));
-                    true
-                }
-                _ => false,
+            seen.clear();
+            let mut target: Option<u32> = match which {
+                Which::Ply(n) => Some(n),
+                _ => None,
             };
-            if !printed {
-                let lines = LineIndex::new(source, info.first_line);
-                for d in &replay.diagnostics {
-                    if d.severity != Severity::Warning {
-                        write_diagnostic(&ctx, info, source, &lines, &replay, d, &mut done);
+            // Where the first mainline move was written (the start
+            // position is trusted only when no error comes before it).
+            let mut first_move = source.len();
+            let mut on_ply = |p: MainlinePly<'_>| {
+                if p.ply == 1 {
+                    first_move = p.span.start;
+                }
+                // The ply of --move is known once the start position is.
+                if p.ply == 0
+                    && let Which::Move(spec) = which
+                {
+                    let start = (p.position.fullmoves() - 1) * 2
+                        + u32::from(p.position.turn() == pgnkit::Color::Black);
+                    let wanted = (spec.number - 1) * 2 + u32::from(spec.black) + 1;
+                    target = wanted.checked_sub(start);
+                }
+                let keep = match which {
+                    Which::All | Which::FromEnd(_) => true,
+                    Which::Final => false,
+                    Which::Ply(_) | Which::Move(_) => target == Some(p.ply),
+                };
+                if keep {
+                    seen.push(Seen {
+                        ply: p.ply,
+                        span: p.span,
+                        fen: show(p.position),
+                    });
+                }
+            };
+            let replay = replayer.replay_with(&info.with_bytes(source), &options, &mut on_ply);
+            // The first mainline error: positions from its move on are not
+            // printed.
+            let first_error = replay
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error && !d.in_variation)
+                .map(|d| d.span.start)
+                .min();
+            let trusted = |s: &Seen| {
+                let end = if s.ply == 0 { first_move } else { s.span.end };
+                first_error.is_none_or(|at| end <= at)
+            };
+            let mut lines = String::new();
+            let columns = tag_columns(source, &args.with);
+            let mut printed = false;
+            let mut short = false;
+            match which {
+                Which::Final => {
+                    if let Some(pos) = &replay.position
+                        && replay.status == Status::Valid
+                    {
+                        push_line(&mut lines, None, &show(pos), &columns);
+                        printed = true;
                     }
                 }
+                Which::All => {
+                    for s in seen.iter().filter(|s| trusted(s)) {
+                        push_line(&mut lines, Some((info.number, s.ply)), &s.fen, &columns);
+                        printed = true;
+                    }
+                }
+                Which::FromEnd(back) => {
+                    if replay.status == Status::Valid {
+                        match seen.len().checked_sub(1 + back as usize) {
+                            Some(i) => {
+                                push_line(&mut lines, None, &seen[i].fen, &columns);
+                                printed = true;
+                            }
+                            None => short = true,
+                        }
+                    }
+                }
+                Which::Ply(_) | Which::Move(_) => match seen.first() {
+                    Some(s) if trusted(s) => {
+                        push_line(&mut lines, None, &s.fen, &columns);
+                        printed = true;
+                    }
+                    Some(_) => {}
+                    None => short = replay.complete && replay.status == Status::Valid,
+                },
             }
-            done.stats.count(&replay, !printed, false);
+            done.stdout.extend_from_slice(lines.as_bytes());
+            let errored = replay.status != Status::Valid;
+            if errored {
+                let index = LineIndex::new(source, info.first_line);
+                for d in &replay.diagnostics {
+                    if d.severity != Severity::Warning {
+                        write_diagnostic(&ctx, info, source, &index, &replay, d, &mut done);
+                    }
+                }
+            } else if short && !args.skip_short {
+                let _ = writeln!(
+                    done.stderr,
+                    "{}:{}:1: error: game {}: the game has {} plies, fewer than asked",
+                    ctx.path, info.first_line, info.number, replay.plies
+                );
+            }
+            let failed = errored || (short && !args.skip_short);
+            done.stats
+                .count(&replay, failed || (!printed && !short), false);
         }
         done
     };
@@ -112,4 +290,77 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// One output line: optional `game<TAB>ply<TAB>`, the FEN, tag columns.
+fn push_line(out: &mut String, prefix: Option<(u64, u32)>, fen: &str, columns: &str) {
+    if let Some((game, ply)) = prefix {
+        let _ = write!(out, "{game}\t{ply}\t");
+    }
+    out.push_str(fen);
+    out.push_str(columns);
+    out.push('\n');
+}
+
+/// The values of the `--with` tags, each after a tab (tabs and newlines
+/// in values become spaces).
+fn tag_columns(source: &[u8], names: &[String]) -> String {
+    let mut out = String::new();
+    if names.is_empty() {
+        return out;
+    }
+    let mut values: Vec<Option<String>> = vec![None; names.len()];
+    let mut tokens = Tokens::new(source);
+    for token in tokens.by_ref() {
+        match token.kind {
+            TokenKind::Tag { name, value } => {
+                for (slot, wanted) in values.iter_mut().zip(names) {
+                    if slot.is_none() && name == wanted.as_bytes() {
+                        *slot = Some(encoding::decode(&unescape(value)).into_owned());
+                    }
+                }
+            }
+            TokenKind::Error(_) | TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
+            _ => break,
+        }
+    }
+    for value in values {
+        out.push('\t');
+        if let Some(value) = value {
+            out.extend(value.chars().map(|c| {
+                if c == '\t' || c == '\n' || c == '\r' {
+                    ' '
+                } else {
+                    c
+                }
+            }));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_specs() {
+        assert_eq!(
+            parse_move_spec("12w"),
+            Ok(MoveSpec {
+                number: 12,
+                black: false
+            })
+        );
+        assert_eq!(
+            parse_move_spec("3b"),
+            Ok(MoveSpec {
+                number: 3,
+                black: true
+            })
+        );
+        for bad in ["12", "w", "0w", "-1b", "12x", ""] {
+            assert!(parse_move_spec(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -1,8 +1,10 @@
 //! The command-line front end: argument parsing and one module per
 //! subcommand. Only this side uses clap, anyhow and indicatif.
 
+mod convert;
 mod fen;
 mod games;
+mod json;
 mod output;
 mod perft;
 mod progress;
@@ -42,6 +44,7 @@ enum Command {
     Perft(perft::PerftArgs),
     Validate(validate::ValidateArgs),
     Fen(fen::FenArgs),
+    Convert(convert::ConvertArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -51,6 +54,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Perft(args) => perft::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Fen(args) => fen::run(args),
+        Command::Convert(args) => convert::run(args),
     }
 }
 

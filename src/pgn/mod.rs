@@ -45,5 +45,8 @@ pub use self::{
     },
     span::{LineIndex, Span},
     tag::{Tag, escape, unescape},
-    writer::{ExportTag, SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tags, write_game},
+    writer::{
+        ExportTag, SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tags, write_game,
+        write_game_with,
+    },
 };

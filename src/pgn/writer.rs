@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::pgn::game::{CommentKind, Game, Line};
+use crate::pgn::game::{CommentKind, Game, Line, MoveNode};
 use crate::pgn::grammar::fen_move_number;
 use crate::pgn::tag::{escape, unescape};
 
@@ -103,6 +103,44 @@ pub fn export_tags<'a>(game: &Game<'a>, selection: TagSelection) -> Vec<ExportTa
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn write_game(game: &Game<'_>, out: &mut impl Write, options: &WriteOptions) -> io::Result<()> {
+    emit(game, out, options, None)
+}
+
+/// Gives the text to write for a move node ([`write_game_with`]).
+pub type MoveTextFn<'f> = dyn FnMut(&MoveNode<'_>) -> Cow<'static, [u8]> + 'f;
+
+/// Writes one game like [`write_game`], with each move's text given by
+/// `move_text` (called once per written move, in the order written). A
+/// separate `e.p.` mark of the input is not written: the text says it all.
+///
+/// # Errors
+/// The writer's I/O errors.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{RawGame, WriteOptions, TagSelection, parse_game, write_game_with};
+/// let game = parse_game(&RawGame::from_bytes(b"1.e4 e5 *"));
+/// let mut out = Vec::new();
+/// let options = WriteOptions { tags: TagSelection::None, ..WriteOptions::default() };
+/// write_game_with(&game, &mut out, &options, &mut |node| node.text.to_ascii_uppercase().into())?;
+/// assert_eq!(out, b"1. E4 E5 *\n\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn write_game_with(
+    game: &Game<'_>,
+    out: &mut impl Write,
+    options: &WriteOptions,
+    move_text: &mut MoveTextFn<'_>,
+) -> io::Result<()> {
+    emit(game, out, options, Some(move_text))
+}
+
+fn emit<'f>(
+    game: &Game<'_>,
+    out: &mut impl Write,
+    options: &WriteOptions,
+    move_text: Option<&'f mut MoveTextFn<'f>>,
+) -> io::Result<()> {
     let mut text = Vec::with_capacity(game.source.len() + 256);
     let tags = export_tags(game, options.tags);
     for (name, value) in &tags {
@@ -126,6 +164,7 @@ pub fn write_game(game: &Game<'_>, out: &mut impl Write, options: &WriteOptions)
         out: text,
         width: options.width.max(1),
         glue: false,
+        move_text,
     };
     emitter.line(&game.mainline, start_ply, options);
     let result = game
@@ -144,7 +183,9 @@ pub fn write_game(game: &Game<'_>, out: &mut impl Write, options: &WriteOptions)
 }
 
 /// Movetext tokens into lines of at most `width` bytes.
-struct Emitter {
+struct Emitter<'f> {
+    /// Replaces the moves' texts (and their separate `e.p.` marks).
+    move_text: Option<&'f mut MoveTextFn<'f>>,
     out: Vec<u8>,
     line_start: usize,
     width: usize,
@@ -152,7 +193,7 @@ struct Emitter {
     glue: bool,
 }
 
-impl Emitter {
+impl Emitter<'_> {
     fn column(&self) -> usize {
         self.out.len() - self.line_start
     }
@@ -225,9 +266,17 @@ impl Emitter {
             let ply = start_ply + i as u64;
             interrupted |= self.comments(&node.comments_before, options);
             self.number(ply, interrupted);
-            self.token(node.text);
-            if node.ep_mark.is_some() {
-                self.token(b"e.p.");
+            match self.move_text.as_mut() {
+                Some(move_text) => {
+                    let text = move_text(node);
+                    self.token(&text);
+                }
+                None => {
+                    self.token(node.text);
+                    if node.ep_mark.is_some() {
+                        self.token(b"e.p.");
+                    }
+                }
             }
             if options.nags {
                 for nag in &node.nags {

@@ -175,6 +175,17 @@ struct Frame {
     open: Span,
 }
 
+/// A mainline position reached during [`Replayer::replay_with`].
+#[derive(Debug, Clone, Copy)]
+pub struct MainlinePly<'p> {
+    /// Plies played from the start position (0: the start position).
+    pub ply: u32,
+    /// The move token that reached it (empty at ply 0).
+    pub span: Span,
+    /// The position.
+    pub position: &'p Position,
+}
+
 /// The replay engine, with buffers kept from game to game.
 #[derive(Debug, Default)]
 pub struct Replayer {
@@ -269,6 +280,8 @@ struct Run<'r, 'a> {
     keep_prev: bool,
     /// The mainline's start position is set up.
     ready: bool,
+    /// Told of every mainline position.
+    on_ply: Option<&'r mut (dyn FnMut(MainlinePly<'_>) + 'r)>,
 }
 
 impl Replayer {
@@ -281,6 +294,28 @@ impl Replayer {
     ///
     /// Never fails: every problem is a [`Diagnostic`] in the result.
     pub fn replay(&mut self, raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
+        self.run(raw, options, None)
+    }
+
+    /// Replays one framed game like [`Replayer::replay`], calling `on_ply`
+    /// with the start position (ply 0) and with the position after every
+    /// mainline move played (null moves included), in order. The mainline
+    /// positions stop before its first illegal move.
+    pub fn replay_with(
+        &mut self,
+        raw: &RawGame<'_>,
+        options: &ReplayOptions,
+        on_ply: &mut dyn FnMut(MainlinePly<'_>),
+    ) -> Replay {
+        self.run(raw, options, Some(on_ply))
+    }
+
+    fn run<'f>(
+        &'f mut self,
+        raw: &RawGame<'_>,
+        options: &ReplayOptions,
+        on_ply: Option<&'f mut (dyn FnMut(MainlinePly<'_>) + 'f)>,
+    ) -> Replay {
         self.stack.clear();
         self.history.clear();
         let startpos = self.startpos.get_or_insert_with(Position::startpos);
@@ -307,6 +342,7 @@ impl Replayer {
             ready: false,
             alphabet: LetterPolicy::Auto,
             keep_prev: true,
+            on_ply,
         };
         run.run();
         run.finish()
@@ -549,6 +585,13 @@ impl<'a> Run<'_, 'a> {
             open: Span::default(),
         });
         self.ready = true;
+        if let Some(on_ply) = self.on_ply.as_mut() {
+            on_ply(MainlinePly {
+                ply: 0,
+                span: Span::default(),
+                position: &self.stack[0].pos,
+            });
+        }
         if let Some((value, span)) = tags.result {
             self.replay.result_tag = outcome(value);
             if self.replay.result_tag.is_none() {
@@ -661,7 +704,7 @@ impl<'a> Run<'_, 'a> {
                 }
                 frame.pos.play_unchecked(m);
                 if mainline {
-                    self.mainline_played();
+                    self.mainline_played(span);
                 }
                 if self.options.lints {
                     self.move_lints(&token, m, span);
@@ -673,7 +716,7 @@ impl<'a> Run<'_, 'a> {
                     if mainline {
                         let before = self.top().prev.clone();
                         self.push_move(Severity::Warning, DiagnosticKind::NullMove, span, &before);
-                        self.mainline_played();
+                        self.mainline_played(span);
                     }
                 }
                 None => {
@@ -711,9 +754,16 @@ impl<'a> Run<'_, 'a> {
     }
 
     #[inline]
-    fn mainline_played(&mut self) {
+    fn mainline_played(&mut self, span: Span) {
         self.replay.plies += 1;
         let pos = &self.stack[0].pos;
+        if let Some(on_ply) = self.on_ply.as_mut() {
+            on_ply(MainlinePly {
+                ply: self.replay.plies,
+                span,
+                position: pos,
+            });
+        }
         if pos.halfmoves() == 0 {
             self.history.clear();
         }

@@ -1,0 +1,292 @@
+//! `pgnkit convert`: games rewritten in another move notation.
+
+use std::borrow::Cow;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use pgnkit::convert::{PlayError, Played, PlayedLine, Required, play_game};
+use pgnkit::pgn::{GameInfo, LineIndex, TagSelection, WriteOptions, parse_game, write_game_with};
+use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer, Severity};
+use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
+
+use super::Exit;
+use super::games::{Context, Done, Format, Item, Run, too_large, write_diagnostic};
+use super::json;
+use super::output::Output;
+use super::progress::When;
+
+/// Rewrite games with their moves in another notation, as PGN in export
+/// format, or as JSON lines.
+///
+/// Every game is replayed first; a game with an error is reported on
+/// standard error (as `pgnkit validate` does) and not written (with
+/// --keep-invalid: written unchanged, byte for byte). Moves of variations
+/// are converted too; comments, NAGs and variations are kept unless
+/// --no-comments, --no-nags, --no-variations. Check and mate marks are
+/// computed from the board, never copied.
+///
+/// Exit status: 0 every game converted, 1 some game was not, 2 usage or
+/// I/O error.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
+    /// standard input.
+    files: Vec<PathBuf>,
+    /// Notation to write: san (`Nf3`), lan (`Ng1-f3`), uci (`g1f3`), de
+    /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`), or json (one object
+    /// per game and line, moves in SAN and UCI).
+    #[arg(long, value_enum, default_value_t)]
+    to: To,
+    /// Notation to read: auto (each move as the reader classifies it:
+    /// SAN, long algebraic, UCI, English or German letters), or one
+    /// notation that every move must be written in (a move written
+    /// otherwise is an error of its game): san, lan, uci, de (SAN with
+    /// German letters; B is a pawn).
+    #[arg(long, value_enum, default_value_t)]
+    from: From,
+    /// Give pawns a letter too (`Pe2-e4`, German `Be2-e4`).
+    #[arg(long)]
+    pawn_letter: bool,
+    /// Append ` e.p.` to en-passant captures.
+    #[arg(long)]
+    ep_mark: bool,
+    /// Leave out comments.
+    #[arg(long)]
+    no_comments: bool,
+    /// Leave out variations.
+    #[arg(long)]
+    no_variations: bool,
+    /// Leave out NAGs and draw offers.
+    #[arg(long)]
+    no_nags: bool,
+    /// Leave out the tag pairs (movetext only).
+    #[arg(long)]
+    no_tags: bool,
+    /// Maximum line length of the movetext.
+    #[arg(long, value_name = "N", default_value_t = 80)]
+    width: usize,
+    /// With --to json: the FEN after every move too.
+    #[arg(long)]
+    fens: bool,
+    /// Write games with errors unchanged instead of leaving them out (they
+    /// are still reported and still set exit status 1).
+    #[arg(long)]
+    keep_invalid: bool,
+    /// Worker threads (0: one per core; 1: strictly sequential).
+    #[arg(short, long, default_value_t = 0)]
+    jobs: usize,
+    /// When to show a progress bar on standard error.
+    #[arg(long, value_enum, default_value_t)]
+    progress: When,
+    /// Write to FILE instead of standard output (replaced only on success).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// The output notation (`--to`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+enum To {
+    /// Standard algebraic notation.
+    #[default]
+    San,
+    /// Long algebraic notation.
+    Lan,
+    /// UCI.
+    Uci,
+    /// SAN with German letters.
+    De,
+    /// Long algebraic with German letters.
+    DeLan,
+    /// SAN with figurines.
+    Figurine,
+    /// One JSON object per game and line (see docs/convert.md).
+    Json,
+}
+
+/// The input notation (`--from`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+enum From {
+    /// Any notation, move by move; letters English unless the game's
+    /// letters show German.
+    #[default]
+    Auto,
+    /// SAN, English letters.
+    San,
+    /// Long algebraic.
+    Lan,
+    /// UCI.
+    Uci,
+    /// SAN, German letters.
+    De,
+}
+
+impl From {
+    fn letters(self) -> LetterPolicy {
+        match self {
+            From::Auto | From::Lan | From::Uci => LetterPolicy::Auto,
+            From::San => LetterPolicy::English,
+            From::De => LetterPolicy::German,
+        }
+    }
+
+    fn required(self) -> Option<Required> {
+        match self {
+            From::Auto => None,
+            From::San | From::De => Some(Required::San),
+            From::Lan => Some(Required::Long),
+            From::Uci => Some(Required::Uci),
+        }
+    }
+}
+
+/// Runs `pgnkit convert`.
+pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
+    let style = match args.to {
+        To::San => Style::SAN,
+        To::Lan => Style::LAN,
+        To::Uci => Style::UCI,
+        To::De => Style::DE,
+        To::DeLan => Style::DE_LAN,
+        To::Figurine => Style::FIGURINE,
+        To::Json => Style::SAN,
+    }
+    .with_pawn_letter(args.pawn_letter)
+    .with_ep_mark(args.ep_mark);
+    let write_options = WriteOptions {
+        width: args.width,
+        tags: if args.no_tags {
+            TagSelection::None
+        } else {
+            TagSelection::All
+        },
+        comments: !args.no_comments,
+        variations: !args.no_variations,
+        nags: !args.no_nags,
+    };
+    let options = ReplayOptions {
+        letters: args.from.letters(),
+        lints: false,
+    };
+    let mut out = Output::open(args.output.as_deref(), &args.files)?;
+    let work = |path: &str, text: &[u8], items: &[Item]| {
+        let ctx = Context {
+            path,
+            format: Format::Text,
+            strict: false,
+        };
+        let mut done = Done::default();
+        let mut replayer = Replayer::new();
+        for item in items {
+            let (info, range) = match item {
+                Item::Game(info, range) => (info, range.clone()),
+                Item::TooLarge(err) => {
+                    too_large(&ctx, err, &mut done);
+                    continue;
+                }
+            };
+            let Some(source) = text.get(range) else {
+                continue;
+            };
+            let raw = info.with_bytes(source);
+            let mut start: Option<Position> = None;
+            let mut on_ply = |p: MainlinePly<'_>| {
+                if p.ply == 0 {
+                    start = Some(p.position.clone());
+                }
+            };
+            let replay = replayer.replay_with(&raw, &options, &mut on_ply);
+            let mut errored = replay.status != Status::Valid;
+            if errored {
+                let index = LineIndex::new(source, info.first_line);
+                for d in &replay.diagnostics {
+                    if d.severity != Severity::Warning {
+                        write_diagnostic(&ctx, info, source, &index, &replay, d, &mut done);
+                    }
+                }
+            }
+            if let (false, Some(start)) = (errored, &start) {
+                let game = parse_game(&raw);
+                match play_game(&game, start, args.from.letters(), args.from.required()) {
+                    Ok(line) if args.to == To::Json => {
+                        let value =
+                            json::game(info.number, &game, &line, &replay, start, args.fens);
+                        let _ = serde_json::to_writer(&mut done.stdout, &value);
+                        done.stdout.push(b'\n');
+                    }
+                    Ok(line) => {
+                        // Texts in the order written: the tree walk's order.
+                        let mut texts: Vec<(usize, Vec<u8>)> = Vec::new();
+                        collect(&line, style, &mut texts);
+                        let mut move_text =
+                            |node: &pgnkit::pgn::MoveNode<'_>| -> Cow<'static, [u8]> {
+                                match texts.binary_search_by_key(&node.span.start, |(at, _)| *at) {
+                                    Ok(i) => Cow::Owned(std::mem::take(&mut texts[i].1)),
+                                    Err(_) => Cow::Owned(node.text.to_vec()),
+                                }
+                            };
+                        let _ = write_game_with(
+                            &game,
+                            &mut done.stdout,
+                            &write_options,
+                            &mut move_text,
+                        );
+                    }
+                    Err(err) => {
+                        play_error(&ctx, info, source, &err, &mut done);
+                        errored = true;
+                    }
+                }
+            }
+            if errored && args.keep_invalid {
+                write_raw(source, &mut done.stdout);
+            }
+            done.stats.count(&replay, errored, false);
+        }
+        done
+    };
+    let run = Run::execute(&args.files, args.jobs, args.progress, false, &mut out, work)?;
+    out.finish()?;
+    Ok(if run.io_error {
+        Exit::Usage
+    } else if run.stats.errors + run.stats.unsupported > 0 {
+        Exit::Errors
+    } else {
+        Exit::Ok
+    })
+}
+
+/// The converted texts of a line and its variations, by token offset.
+/// Null moves are `--` in every notation: UCI's `0000` would read as a
+/// move number in PGN.
+fn collect(line: &PlayedLine<'_, '_>, style: Style, out: &mut Vec<(usize, Vec<u8>)>) {
+    for m in &line.moves {
+        let text = match m.played {
+            Played::Move(_) => m.text(style).into_bytes(),
+            Played::Null => b"--".to_vec(),
+        };
+        out.push((m.node.span.start, text));
+        for variation in &m.variations {
+            collect(variation, style, out);
+        }
+    }
+}
+
+/// A game written unchanged, then a blank line.
+fn write_raw(source: &[u8], out: &mut Vec<u8>) {
+    let text = source.trim_ascii_end();
+    out.extend_from_slice(text);
+    out.extend_from_slice(b"\n\n");
+}
+
+/// Reports a move the conversion could not read (e.g. one in another
+/// notation than `--from`).
+fn play_error(ctx: &Context<'_>, info: &GameInfo, source: &[u8], err: &PlayError, done: &mut Done) {
+    let (line, column) = err.span.line_col(source, info.first_line);
+    let text = encoding::decode(err.span.slice(source));
+    let _ = writeln!(
+        done.stderr,
+        "{}:{line}:{column}: error: game {}, {text}: {err}",
+        ctx.path, info.number
+    );
+}

@@ -1,0 +1,181 @@
+//! Games as JSON objects (`pgnkit convert --to json`); the schema is in
+//! `docs/convert.md`.
+
+use pgnkit::convert::{Played, PlayedLine, PlayedMove};
+use pgnkit::pgn::{Comment, CommentKind, Game, unescape};
+use pgnkit::replay::Replay;
+use pgnkit::{EpMode, Position, Style, encoding};
+use serde_json::{Map, Value, json};
+
+/// The JSON object of one valid game.
+pub fn game(
+    number: u64,
+    game: &Game<'_>,
+    line: &PlayedLine<'_, '_>,
+    replay: &Replay,
+    start: &Position,
+    fens: bool,
+) -> Value {
+    let tags: Vec<Value> = game
+        .tags
+        .iter()
+        .map(|t| {
+            json!([
+                encoding::decode(t.name),
+                encoding::decode(&unescape(t.value))
+            ])
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert("game".into(), json!(number));
+    out.insert("tags".into(), Value::Array(tags));
+    out.insert("start".into(), json!(start.fen(EpMode::Always)));
+    out.insert("moves".into(), moves(line, fens));
+    out.insert("comments".into(), comments(&line.line.trailing_comments));
+    out.insert(
+        "result".into(),
+        json!(game.result.map(|r| r.outcome.as_str())),
+    );
+    out.insert(
+        "termination".into(),
+        json!(replay.termination.map(|t| t.as_str())),
+    );
+    Value::Object(out)
+}
+
+fn moves(line: &PlayedLine<'_, '_>, fens: bool) -> Value {
+    Value::Array(line.moves.iter().map(|m| one_move(m, fens)).collect())
+}
+
+fn one_move(m: &PlayedMove<'_, '_>, fens: bool) -> Value {
+    let node = m.node;
+    let (san, uci) = match m.played {
+        Played::Move(_) => (m.text(Style::SAN), m.text(Style::UCI)),
+        Played::Null => ("--".to_string(), "0000".to_string()),
+    };
+    let mut out = Map::new();
+    out.insert("san".into(), json!(san));
+    out.insert("uci".into(), json!(uci));
+    if fens {
+        out.insert("fen".into(), json!(m.after().fen(EpMode::Always)));
+    }
+    if !node.nags.is_empty() {
+        out.insert("nags".into(), json!(node.nags));
+    }
+    if node.draw_offer {
+        out.insert("draw_offer".into(), json!(true));
+    }
+    if !node.comments_before.is_empty() {
+        out.insert("comments_before".into(), comments(&node.comments_before));
+    }
+    if !node.comments_after.is_empty() {
+        out.insert("comments".into(), comments(&node.comments_after));
+    }
+    if !m.variations.is_empty() {
+        let variations = m
+            .variations
+            .iter()
+            .map(|v| {
+                let mut line = Map::new();
+                line.insert("moves".into(), moves(v, fens));
+                if !v.line.trailing_comments.is_empty() {
+                    line.insert("comments".into(), comments(&v.line.trailing_comments));
+                }
+                Value::Object(line)
+            })
+            .collect();
+        out.insert("variations".into(), Value::Array(variations));
+    }
+    Value::Object(out)
+}
+
+fn comments(list: &[Comment<'_>]) -> Value {
+    Value::Array(list.iter().map(comment).collect())
+}
+
+/// A comment: its text as written (decoded), `"line": true` for a `;`
+/// comment, and the `[%clk]` and `[%eval]` commands it holds.
+fn comment(c: &Comment<'_>) -> Value {
+    let text = encoding::decode(c.text);
+    let mut out = Map::new();
+    out.insert("text".into(), json!(text));
+    if c.kind == CommentKind::Line {
+        out.insert("line".into(), json!(true));
+    }
+    for (name, arg) in commands(&text) {
+        match name {
+            "clk" => {
+                if let Some(seconds) = clock(arg) {
+                    out.insert("clk".into(), json!(seconds));
+                }
+            }
+            "eval" => {
+                let value = arg.split(',').next().unwrap_or("").trim();
+                if let Some(mate) = value.strip_prefix('#') {
+                    if let Ok(n) = mate.parse::<i64>() {
+                        out.insert("mate".into(), json!(n));
+                    }
+                } else if let Ok(pawns) = value.parse::<f64>() {
+                    out.insert("eval".into(), json!(pawns));
+                }
+            }
+            _ => {}
+        }
+    }
+    Value::Object(out)
+}
+
+/// The `[%name arg]` commands of a comment.
+fn commands(text: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("[%") {
+        let body = &rest[open + 2..];
+        let Some(close) = body.find(']') else { break };
+        let command = body[..close].trim();
+        let (name, arg) = command
+            .split_once(char::is_whitespace)
+            .unwrap_or((command, ""));
+        out.push((name, arg.trim()));
+        rest = &body[close + 1..];
+    }
+    out
+}
+
+/// `H:MM:SS(.f)` (or `MM:SS`) in seconds.
+fn clock(text: &str) -> Option<f64> {
+    let mut seconds = 0.0;
+    for part in text.split(':') {
+        let value: f64 = part.trim().parse().ok()?;
+        if !value.is_finite() || value < 0.0 {
+            return None;
+        }
+        seconds = seconds * 60.0 + value;
+    }
+    Some(seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_and_eval_commands() {
+        assert_eq!(
+            commands("x [%clk 1:02:03] [%eval -0.5,20] y"),
+            [("clk", "1:02:03"), ("eval", "-0.5,20")]
+        );
+        assert_eq!(clock("1:02:03.5"), Some(3723.5));
+        assert_eq!(clock("0:59"), Some(59.0));
+        assert_eq!(clock("x"), None);
+        let c = Comment {
+            text: b" [%eval #-3] [%clk 0:00:10] ",
+            kind: CommentKind::Brace,
+            span: Default::default(),
+        };
+        assert_eq!(
+            comment(&c),
+            json!({"text": " [%eval #-3] [%clk 0:00:10] ", "mate": -3, "clk": 10.0})
+        );
+    }
+}

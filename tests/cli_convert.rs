@@ -1,0 +1,442 @@
+//! `pgnkit convert` run as a real binary: every notation both ways over
+//! the whole corpus, the pgn-extract golden files, whole outputs of small
+//! games, invalid games and `--from`.
+
+mod cli_support;
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use cli_support::{pgnkit, pgnkit_in, temp_file};
+
+/// Every `.pgn` of the corpus (pgn-extract's golden outputs excepted).
+fn corpus_files(dir: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path: PathBuf = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("golden") {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                files.push(path.to_str().unwrap().to_string());
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn args<'a>(head: &[&'a str], files: &'a [String]) -> Vec<&'a str> {
+    head.iter()
+        .copied()
+        .chain(files.iter().map(String::as_str))
+        .collect()
+}
+
+/// SAN → X → SAN gives the same PGN (moves of the mainline and of every
+/// variation, comments, NAGs, tags) for every valid game of the corpus.
+#[test]
+fn every_notation_round_trips_over_the_corpus() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let files = corpus_files(&data.join("corpus"));
+    assert!(files.len() > 100, "{}", files.len());
+    let san = pgnkit(&args(&["convert", "--to", "san"], &files));
+    assert_eq!(san.code, 1, "the corpus has invalid games");
+    let games = san.stdout.matches("\n[Event ").count() + 1;
+    assert!(games > 5000, "{games}");
+    let styles: &[&[&str]] = &[
+        &["lan"],
+        &["de-lan"],
+        &["de-lan", "--pawn-letter", "--ep-mark"],
+        &["lan", "--ep-mark"],
+        &["de"],
+        &["uci"],
+        &["figurine"],
+    ];
+    for style in styles {
+        let mut head = vec!["convert", "--to"];
+        head.extend_from_slice(style);
+        let there = pgnkit(&args(&head, &files));
+        assert_eq!(
+            there.stdout.matches("\n[Event ").count() + 1,
+            games,
+            "{style:?}"
+        );
+        let path = temp_file("convert", "there.pgn", there.stdout.as_bytes());
+        let back = pgnkit(&["convert", "--to", "san", path.to_str().unwrap()]);
+        assert_eq!(back.stderr, "", "{style:?}");
+        assert_eq!(back.code, 0, "{style:?}");
+        if back.stdout != san.stdout {
+            let first = back
+                .stdout
+                .lines()
+                .zip(san.stdout.lines())
+                .find(|(a, b)| a != b);
+            panic!("{style:?}: first difference (back, original): {first:?}");
+        }
+    }
+}
+
+/// The moves of a PGN text, variations included, in the order written:
+/// comments, move numbers, NAGs, parentheses and results left out.
+fn moves(text: &str) -> Vec<String> {
+    let mut movetext = String::new();
+    let mut comment = false;
+    for line in text.lines() {
+        if line.starts_with('[') && !comment {
+            continue;
+        }
+        for c in line.chars() {
+            match c {
+                '{' => comment = true,
+                '}' => comment = false,
+                '(' | ')' if !comment => movetext.push(' '),
+                c if !comment => movetext.push(c),
+                _ => {}
+            }
+        }
+        movetext.push(' ');
+    }
+    movetext
+        .split_whitespace()
+        .map(|t| t.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.'))
+        .filter(|t| !t.is_empty() && !t.starts_with('$'))
+        .filter(|t| !matches!(*t, "1-0" | "0-1" | "1/2-1/2" | "*"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// pgn-extract's `-W` outputs of `barnes-horton.pgn`, move by move.
+///
+/// Differences, each with its reason:
+/// - `xlalg`: pgn-extract writes castling as the king's move (`e1-c1`);
+///   pgnkit writes `O-O`/`O-O-O` in long algebraic, as seed 001 does.
+/// - `uci`: pgn-extract writes bare moves without numbers, comments or
+///   variations; pgnkit keeps the PGN export format (numbers, comments,
+///   variations). The moves of the mainline are compared.
+/// - `lalg`, `halg`, `elalg` (squares only, `c1-b2`, `Bc1b2`): styles
+///   pgnkit does not offer; not compared.
+#[test]
+fn pgn_extract_long_german_and_uci_goldens() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let dir = data.join("corpus/pgn-extract");
+    let input = dir.join("infiles/barnes-horton.pgn");
+    let input = input.to_str().unwrap();
+    let golden = |name: &str| std::fs::read_to_string(dir.join("golden").join(name)).unwrap();
+    let ours = |to: &str, extra: &[&str]| {
+        let mut a = vec!["convert", "--to", to];
+        a.extend_from_slice(extra);
+        a.push(input);
+        let out = pgnkit(&a);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    // German SAN: identical moves (variations included).
+    assert_eq!(
+        moves(&ours("de", &[])),
+        moves(&golden("test-WWdeutsch-out.pgn"))
+    );
+    // Long algebraic: identical but for castling.
+    let castle = |m: &str| match m {
+        "e1-g1" | "e8-g8" => "O-O".to_string(),
+        "e1-c1" | "e8-c8" => "O-O-O".to_string(),
+        m => m.trim_end_matches('+').to_string() + if m.ends_with('+') { "+" } else { "" },
+    };
+    let expected: Vec<String> = moves(&golden("test-WWxlalg-out.pgn"))
+        .iter()
+        .map(|m| castle(m))
+        .collect();
+    assert_eq!(moves(&ours("lan", &[])), expected);
+    // UCI: the mainline.
+    assert_eq!(
+        moves(&ours("uci", &["--no-variations", "--no-comments"])),
+        moves(&golden("test-WWuci-out.pgn"))
+    );
+    // EPD after every ply: the four fields of each line (pgn-extract adds
+    // `c0`/`c1` opcodes with the players and the result).
+    let epd: Vec<String> = golden("test-WWepd-out.pgn")
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split(' ').take(4).collect::<Vec<_>>().join(" "))
+        .collect();
+    let all = pgnkit(&["fen", "--all", "--epd", input]);
+    let got: Vec<String> = all
+        .stdout
+        .lines()
+        .map(|l| l.splitn(3, '\t').nth(2).unwrap().to_string())
+        .collect();
+    assert_eq!(got, epd);
+}
+
+const GAME: &[u8] = b"[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+    1. e4 {open} e5 $1 2. Nf3 (2. f4 exf4 3. Bc4 Qh4+ 4. Kf1) 2... Nc6 3. Bb5 a6 4. O-O *\n";
+
+#[test]
+fn whole_outputs() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["convert", "--to", "lan", "--no-tags"],
+            "1. e2-e4 {open} 1... e7-e5 $1 2. Ng1-f3 (2. f2-f4 e5xf4 3. Bf1-c4 Qd8-h4+ 4.\nKe1-f1) 2... Nb8-c6 3. Bf1-b5 a7-a6 4. O-O *\n\n",
+        ),
+        (
+            &[
+                "convert",
+                "--to",
+                "de-lan",
+                "--no-tags",
+                "--no-comments",
+                "--no-variations",
+                "--no-nags",
+            ],
+            "1. e2-e4 e7-e5 2. Sg1-f3 Sb8-c6 3. Lf1-b5 a7-a6 4. O-O *\n\n",
+        ),
+        (
+            &["convert", "--to", "uci", "--no-tags", "--width", "30"],
+            "1. e2e4 {open} 1... e7e5 $1 2.\ng1f3 (2. f2f4 e5f4 3. f1c4\nd8h4 4. e1f1) 2... b8c6 3.\nf1b5 a7a6 4. e1g1 *\n\n",
+        ),
+        (
+            &["convert", "--to", "figurine", "--no-variations"],
+            "[Event \"E\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+             1. e4 {open} 1... e5 $1 2. ♘f3 ♘c6 3. ♗b5 a6 4. O-O *\n\n",
+        ),
+    ];
+    for (a, expected) in cases {
+        let out = pgnkit_in(a, GAME);
+        assert_eq!(out.stdout, *expected, "{a:?}");
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{a:?}");
+    }
+}
+
+#[test]
+fn seed_001_german_long_notation() {
+    let pgn = b"[FEN \"4k3/1P6/8/3pP3/8/8/1p6/R3K2R w KQ d6 0 1\"]\n\n1. exd6 b1=Q+ 2. Rxb1 Kd7 3. b8=Q Ke6 4. O-O *\n";
+    let out = pgnkit_in(
+        &["convert", "--to", "de-lan", "--no-tags", "--ep-mark"],
+        pgn,
+    );
+    assert_eq!(
+        out.stdout, "1. e5xd6 e.p. b2-b1=D+ 2. Ta1xb1 Ke8-d7 3. b7-b8=D Kd7-e6 4. O-O *\n\n",
+        "{}",
+        out.stderr
+    );
+    let out = pgnkit_in(
+        &["convert", "--to", "de-lan", "--no-tags", "--pawn-letter"],
+        pgn,
+    );
+    assert_eq!(
+        out.stdout, "1. Be5xd6 Bb2-b1=D+ 2. Ta1xb1 Ke8-d7 3. Bb7-b8=D Kd7-e6 4. O-O *\n\n",
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn invalid_games_are_reported_not_written() {
+    let pgn = b"[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
+    let out = pgnkit_in(&["convert", "--to", "lan", "--no-tags"], pgn);
+    assert_eq!(out.stdout, "1. d2-d4 d7-d5 *\n\n");
+    assert_eq!(
+        out.stderr,
+        "<stdin>:3:13: error: game 1 (A - ?), 2.Ke3: illegal move: no king can move to e3\n"
+    );
+    assert_eq!(out.code, 1);
+    let out = pgnkit_in(
+        &["convert", "--to", "lan", "--no-tags", "--keep-invalid"],
+        pgn,
+    );
+    assert_eq!(
+        out.stdout,
+        "[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n1. d2-d4 d7-d5 *\n\n"
+    );
+    assert_eq!(out.code, 1);
+}
+
+#[test]
+fn from_requires_one_notation() {
+    let mixed = b"1. e2-e4 e5 2. g1f3 *\n";
+    let out = pgnkit_in(&["convert", "--no-tags"], mixed);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "1. e4 e5 2. Nf3 *\n\n")
+    );
+    let out = pgnkit_in(&["convert", "--no-tags", "--from", "lan"], mixed);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "<stdin>:1:10: error: game 1, e5: move written in short algebraic, expected long algebraic\n"
+    );
+    assert_eq!(out.code, 1);
+    let out = pgnkit_in(
+        &["convert", "--no-tags", "--from", "de"],
+        b"1. e4 e5 2. Sf3 Sc6 3. Lb5 *\n",
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n")
+    );
+}
+
+/// PGN text rebuilt from one JSON game object.
+fn pgn_of_json(game: &serde_json::Value) -> String {
+    fn comments(out: &mut String, list: Option<&serde_json::Value>) {
+        for c in list.and_then(|l| l.as_array()).into_iter().flatten() {
+            let text = c["text"].as_str().unwrap();
+            if c.get("line").is_some() {
+                out.push_str(&format!(";{text}\n"));
+            } else {
+                out.push_str(&format!("{{{text}}} "));
+            }
+        }
+    }
+    fn line(out: &mut String, moves: &serde_json::Value) {
+        for m in moves.as_array().unwrap() {
+            comments(out, m.get("comments_before"));
+            out.push_str(m["san"].as_str().unwrap());
+            out.push(' ');
+            for nag in m
+                .get("nags")
+                .and_then(|n| n.as_array())
+                .into_iter()
+                .flatten()
+            {
+                out.push_str(&format!("${nag} "));
+            }
+            if m.get("draw_offer").is_some() {
+                out.push_str("(=) ");
+            }
+            comments(out, m.get("comments"));
+            for v in m
+                .get("variations")
+                .and_then(|v| v.as_array())
+                .into_iter()
+                .flatten()
+            {
+                out.push_str("( ");
+                line(out, &v["moves"]);
+                comments(out, v.get("comments"));
+                out.push_str(") ");
+            }
+        }
+    }
+    let mut out = String::new();
+    for tag in game["tags"].as_array().unwrap() {
+        let value = tag[1]
+            .as_str()
+            .unwrap()
+            .replace('\\', "\\\\")
+            .replace('"', "\\\"");
+        out.push_str(&format!("[{} \"{value}\"]\n", tag[0].as_str().unwrap()));
+    }
+    out.push('\n');
+    line(&mut out, &game["moves"]);
+    comments(&mut out, game.get("comments"));
+    if let Some(result) = game["result"].as_str() {
+        out.push_str(result);
+    }
+    out.push_str("\n\n");
+    out
+}
+
+/// Every corpus game as JSON: each line parses, and the PGN rebuilt from
+/// it converts to the same SAN PGN as the original (lines holding text that
+/// was not UTF-8 in the input are compared only where decoding kept them).
+#[test]
+fn json_of_every_corpus_game_parses_and_gives_the_game_back() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let files = corpus_files(&data.join("corpus"));
+    let san = pgnkit(&args(&["convert", "--to", "san"], &files));
+    let json = pgnkit(&args(&["convert", "--to", "json", "--fens"], &files));
+    assert_eq!(json.stderr, san.stderr);
+    let mut rebuilt = String::new();
+    let mut games = 0;
+    for text in json.stdout.lines() {
+        let game: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
+        games += 1;
+        assert!(game["game"].is_u64());
+        let moves = game["moves"].as_array().unwrap();
+        if let Some(last) = moves.last() {
+            assert!(last["fen"].is_string() && last["uci"].is_string());
+        }
+        rebuilt.push_str(&pgn_of_json(&game));
+    }
+    assert_eq!(games, san.stdout.matches("\n[Event ").count() + 1);
+    // jq, when installed, reads every line too.
+    let json_path = temp_file("convert-json", "games.jsonl", json.stdout.as_bytes());
+    if let Ok(jq) = std::process::Command::new("jq")
+        .args(["-e", "-c", ".game"])
+        .stdin(std::fs::File::open(&json_path).unwrap())
+        .output()
+    {
+        assert!(
+            jq.status.success(),
+            "{}",
+            String::from_utf8_lossy(&jq.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&jq.stdout).lines().count(), games);
+    }
+    let path = temp_file("convert-json", "rebuilt.pgn", rebuilt.as_bytes());
+    let back = pgnkit(&["convert", "--to", "san", path.to_str().unwrap()]);
+    assert_eq!((back.code, back.stderr.as_str()), (0, ""));
+    let mut compared = 0;
+    for (got, expected) in back.stdout.lines().zip(san.stdout.lines()) {
+        if !expected.contains('\u{fffd}') {
+            assert_eq!(got, expected);
+            compared += 1;
+        }
+    }
+    assert_eq!(back.stdout.lines().count(), san.stdout.lines().count());
+    assert!(compared > 100_000, "{compared}");
+}
+
+#[test]
+fn json_whole_output() {
+    let pgn = "[Event \"E\"]\n[White \"Tal\"]\n\n1. e4 {[%clk 0:03:00] [%eval 0.2]} e5 $1 2. Nf3 (2. f4 exf4) 2... Nc6 ; x\n 1-0\n";
+    let out = pgnkit_in(&["convert", "--to", "json"], pgn.as_bytes());
+    assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+    assert_eq!(
+        out.stdout,
+        "{\"game\":1,\"tags\":[[\"Event\",\"E\"],[\"White\",\"Tal\"]],\
+         \"start\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\",\"moves\":[\
+         {\"san\":\"e4\",\"uci\":\"e2e4\",\"comments\":[{\"text\":\"[%clk 0:03:00] [%eval 0.2]\",\"clk\":180.0,\"eval\":0.2}]},\
+         {\"san\":\"e5\",\"uci\":\"e7e5\",\"nags\":[1]},\
+         {\"san\":\"Nf3\",\"uci\":\"g1f3\",\"variations\":[{\"moves\":[{\"san\":\"f4\",\"uci\":\"f2f4\"},{\"san\":\"exf4\",\"uci\":\"e5f4\"}]}]},\
+         {\"san\":\"Nc6\",\"uci\":\"b8c6\",\"comments\":[{\"text\":\" x\",\"line\":true}]}],\
+         \"comments\":[],\"result\":\"1-0\",\"termination\":\"unfinished\"}\n"
+    );
+}
+
+/// The round trips of [`every_notation_round_trips_over_the_corpus`] on the
+/// big archives (`big/*.pgn.zst`): SAN → X → SAN for UCI, German long
+/// algebraic and figurines. Slow: `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn big_archives_round_trip() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files: Vec<String> = std::fs::read_dir(data.join("big"))
+        .unwrap()
+        .map(|e| e.unwrap().path().to_str().unwrap().to_string())
+        .filter(|p| p.ends_with(".pgn.zst") || p.ends_with(".pgn"))
+        .collect();
+    files.sort();
+    for file in files {
+        let san = pgnkit(&["convert", "--to", "san", &file]);
+        for style in ["uci", "de-lan", "figurine"] {
+            let there = pgnkit(&["convert", "--to", style, &file]);
+            let path = temp_file("convert-big", "there.pgn", there.stdout.as_bytes());
+            let back = pgnkit(&["convert", "--to", "san", path.to_str().unwrap()]);
+            assert_eq!((back.code, back.stderr.as_str()), (0, ""), "{file} {style}");
+            assert!(back.stdout == san.stdout, "{file} {style}: outputs differ");
+        }
+    }
+}

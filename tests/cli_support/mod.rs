@@ -1,0 +1,50 @@
+//! Running the real binary from integration tests.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// What a run of `pgnkit` gave.
+pub struct Out {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `pgnkit args` with `stdin` as standard input.
+pub fn pgnkit_in(args: &[&str], stdin: &[u8]) -> Out {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run pgnkit");
+    let mut input = child.stdin.take().expect("stdin");
+    // A command that does not read its input may close it early.
+    let _ = input.write_all(stdin);
+    drop(input);
+    let out = child.wait_with_output().expect("wait for pgnkit");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `pgnkit args` with empty standard input.
+pub fn pgnkit(args: &[&str]) -> Out {
+    pgnkit_in(args, b"")
+}
+
+/// A file in a fresh temporary directory of the test `test`.
+pub fn temp_file(test: &str, name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write temp file");
+    path
+}
