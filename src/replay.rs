@@ -597,6 +597,8 @@ struct Run<'r, 'a> {
     keep_prev: bool,
     /// The mainline's start position is set up.
     ready: bool,
+    /// Called with every mainline position (start position included).
+    visit: Option<&'r mut dyn FnMut(&Position)>,
 }
 
 impl Replayer {
@@ -609,6 +611,27 @@ impl Replayer {
     ///
     /// Never fails: every problem is a [`Diagnostic`] in the result.
     pub fn replay(&mut self, raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
+        self.replay_inner(raw, options, None)
+    }
+
+    /// Like [`replay`](Self::replay), and calls `visit` with every mainline
+    /// position reached: the start position, then the position after each
+    /// legal mainline ply.
+    pub fn replay_visiting(
+        &mut self,
+        raw: &RawGame<'_>,
+        options: &ReplayOptions,
+        visit: &mut dyn FnMut(&Position),
+    ) -> Replay {
+        self.replay_inner(raw, options, Some(visit))
+    }
+
+    fn replay_inner<'r>(
+        &'r mut self,
+        raw: &RawGame<'_>,
+        options: &ReplayOptions,
+        visit: Option<&'r mut dyn FnMut(&Position)>,
+    ) -> Replay {
         self.stack.clear();
         self.history.clear();
         let startpos = self.startpos.get_or_insert_with(Position::startpos);
@@ -635,6 +658,7 @@ impl Replayer {
             ready: false,
             alphabet: LetterPolicy::Auto,
             keep_prev: true,
+            visit,
         };
         run.run();
         run.finish()
@@ -868,6 +892,9 @@ impl<'a> Run<'_, 'a> {
             pos.set_chess960(true);
         }
         self.history.push(pos.zobrist_key());
+        if let Some(visit) = self.visit.as_mut() {
+            visit(&pos);
+        }
         self.stack.push(Frame {
             prev: pos.clone(),
             pos,
@@ -1053,6 +1080,9 @@ impl<'a> Run<'_, 'a> {
             self.history.clear();
         }
         self.history.push(pos.zobrist_key());
+        if let Some(visit) = self.visit.as_mut() {
+            visit(pos);
+        }
     }
 
     fn open_variation(&mut self, open: Span) {

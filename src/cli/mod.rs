@@ -6,6 +6,7 @@ mod games;
 mod output;
 mod perft;
 mod progress;
+mod tags;
 mod validate;
 
 use std::process::ExitCode;
@@ -42,6 +43,7 @@ enum Command {
     Perft(perft::PerftArgs),
     Validate(validate::ValidateArgs),
     Fen(fen::FenArgs),
+    Tags(tags::TagsArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -51,6 +53,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Perft(args) => perft::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Fen(args) => fen::run(args),
+        Command::Tags(args) => tags::run(args),
     }
 }
 
