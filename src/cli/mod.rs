@@ -2,10 +2,12 @@
 //! subcommand. Only this side uses clap, anyhow and indicatif.
 
 mod fen;
+mod filter;
 mod games;
 mod output;
 mod perft;
 mod progress;
+mod records;
 mod tags;
 mod validate;
 
@@ -44,6 +46,7 @@ enum Command {
     Validate(validate::ValidateArgs),
     Fen(fen::FenArgs),
     Tags(tags::TagsArgs),
+    Filter(filter::FilterArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -54,6 +57,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Validate(args) => validate::run(args),
         Command::Fen(args) => fen::run(args),
         Command::Tags(args) => tags::run(args),
+        Command::Filter(args) => filter::run(args),
     }
 }
 
