@@ -8,7 +8,7 @@ use pgnkit::EpMode;
 use pgnkit::replay::{ReplayOptions, Replayer, Severity};
 
 use super::Exit;
-use super::games::{Batch, Context, Done, Format, Item, Lang, Run, too_large, write_diagnostic};
+use super::games::{Context, Done, Format, Item, Lang, Run, too_large, write_diagnostic};
 use super::output::Output;
 use super::progress::When;
 
@@ -63,7 +63,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         lints: false,
     };
     let mut out = Output::open(args.output.as_deref(), &args.files)?;
-    let work = |path: &str, batch: &Batch| {
+    let work = |path: &str, text: &[u8], items: &[Item]| {
         let ctx = Context {
             path,
             format: Format::Text,
@@ -71,7 +71,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         };
         let mut done = Done::default();
         let mut replayer = Replayer::new();
-        for item in &batch.items {
+        for item in items {
             let (info, range) = match item {
                 Item::Game(info, range) => (info, range.clone()),
                 Item::TooLarge(err) => {
@@ -79,7 +79,9 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                     continue;
                 }
             };
-            let source = &batch.text[range];
+            let Some(source) = text.get(range) else {
+                continue;
+            };
             let replay = replayer.replay(&info.with_bytes(source), &options);
             let printed = match &replay.position {
                 Some(pos) if replay.status == pgnkit::Status::Valid => {

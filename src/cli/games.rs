@@ -252,7 +252,7 @@ impl Run {
         work: W,
     ) -> anyhow::Result<Run>
     where
-        W: Fn(&str, &Batch) -> Done + Sync,
+        W: Fn(&str, &[u8], &[Item]) -> Done + Sync,
     {
         let pipeline = Pipeline::new(jobs);
         let mut run = Run {
@@ -270,6 +270,50 @@ impl Run {
                 }
             };
             let mut bar = Progress::new(progress, quiet, input.total_len());
+            if pipeline.jobs() == 1 {
+                // One job: games straight from the framer's buffer, no
+                // batches to copy into.
+                let bytes_read = input.bytes_read();
+                let mut framer = GameFramer::new(input);
+                let mut items = Vec::with_capacity(1);
+                let mut failed = None;
+                while let Some(raw) = framer.next_game() {
+                    items.clear();
+                    let done = match raw {
+                        Ok(raw) => {
+                            let info = GameInfo {
+                                number: raw.number,
+                                offset: raw.offset,
+                                first_line: raw.first_line,
+                            };
+                            items.push(Item::Game(info, 0..raw.bytes.len()));
+                            work(&name, raw.bytes, &items)
+                        }
+                        Err(err @ ReadPgnError::GameTooLarge { .. }) => {
+                            items.push(Item::TooLarge(err));
+                            work(&name, &[], &items)
+                        }
+                        Err(err) => {
+                            failed = Some(err);
+                            break;
+                        }
+                    };
+                    out.write_all(&done.stdout).context("writing the output")?;
+                    if !done.stderr.is_empty() {
+                        bar.suspend(|| {
+                            let _ = io::stderr().lock().write_all(&done.stderr);
+                        });
+                    }
+                    bar.advance(bytes_read.get(), done.stats.games, done.stats.errors);
+                    run.stats.add(&done.stats);
+                }
+                bar.finish();
+                if let Some(err) = failed {
+                    eprintln!("pgnkit: {name}: {err}");
+                    run.io_error = true;
+                }
+                continue;
+            }
             let batches = Batches {
                 bytes_read: input.bytes_read(),
                 framer: GameFramer::new(input),
@@ -280,7 +324,7 @@ impl Run {
             let result = pipeline.run(
                 source,
                 |batch: Batch| {
-                    let mut done = work(&name, &batch);
+                    let mut done = work(&name, &batch.text, &batch.items);
                     done.bytes_read = batch.bytes_read;
                     done
                 },

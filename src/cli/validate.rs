@@ -8,8 +8,7 @@ use pgnkit::replay::{ReplayOptions, Replayer, Severity};
 
 use super::Exit;
 use super::games::{
-    Batch, Context, Done, Format, Item, Lang, Run, Stats, TERMINATIONS, shown, too_large,
-    write_diagnostic,
+    Context, Done, Format, Item, Lang, Run, Stats, TERMINATIONS, shown, too_large, write_diagnostic,
 };
 use super::output::Output;
 use super::progress::When;
@@ -61,7 +60,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         lints: warnings,
     };
     let mut out = Output::open(None, &[])?;
-    let work = |path: &str, batch: &Batch| {
+    let work = |path: &str, text: &[u8], items: &[Item]| {
         let ctx = Context {
             path,
             format: args.format,
@@ -69,7 +68,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         };
         let mut done = Done::default();
         let mut replayer = Replayer::new();
-        for item in &batch.items {
+        for item in items {
             let (info, range) = match item {
                 Item::Game(info, range) => (info, range.clone()),
                 Item::TooLarge(err) => {
@@ -77,7 +76,9 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
                     continue;
                 }
             };
-            let source = &batch.text[range];
+            let Some(source) = text.get(range) else {
+                continue;
+            };
             let replay = replayer.replay(&info.with_bytes(source), &options);
             let mut errored = false;
             let mut warned = false;

@@ -1,0 +1,285 @@
+//! What the replay reports: diagnostics with their severity, kind,
+//! location and move.
+
+use std::fmt;
+
+use crate::{
+    color::Color,
+    fen::{EpMode, FenError},
+    notation::{Lint, ResolveError},
+    pgn::{Outcome, ParsePgnErrorKind, Span},
+    position::Position,
+    replay::Termination,
+};
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Information: the game was skipped (unsupported variant).
+    Note,
+    /// Legal, but not written the standard way, or a doubtful result.
+    Warning,
+    /// Not valid PGN or not legal chess.
+    Error,
+}
+
+impl Severity {
+    /// `note`, `warning` or `error`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The move a diagnostic is about: its number and who played it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ply {
+    /// The full-move number (`23` in `23...Nf6`).
+    pub fullmove: u32,
+    /// The side that played (or tried to play) the move.
+    pub color: Color,
+}
+
+impl Ply {
+    /// The ply of the move about to be played in `pos`.
+    pub fn of(pos: &Position) -> Ply {
+        Ply {
+            fullmove: pos.fullmoves(),
+            color: pos.turn(),
+        }
+    }
+}
+
+impl fmt::Display for Ply {
+    /// `23.` for White, `23...` for Black.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.fullmove, self.color.fold(".", "..."))
+    }
+}
+
+/// What a diagnostic says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// PGN syntax (including a token that is no move in any spelling).
+    Syntax(ParsePgnErrorKind),
+    /// A move token that is not a legal move (or is ambiguous).
+    Illegal(ResolveError),
+    /// A null move while in check.
+    NullInCheck,
+    /// A null move in the mainline (the game goes on after it).
+    NullMove,
+    /// The `[FEN]` tag is not a usable position.
+    BadFen(FenError),
+    /// The `[FEN]` tag's full-move number is 0; read as 1.
+    FullmoveZero,
+    /// `[SetUp "1"]` without a `[FEN]` tag: replayed from the start position.
+    SetUpWithoutFen,
+    /// A `[Variant]` pgnkit does not play: the game is skipped.
+    UnsupportedVariant(String),
+    /// A notation lint. `count` is the number of moves of the game with
+    /// this lint, for lints reported once per game (else 1).
+    Lint {
+        /// Which lint.
+        lint: Lint,
+        /// How many moves of the game have it.
+        count: u32,
+    },
+    /// A move number that does not match the move it precedes.
+    MoveNumber {
+        /// The number written.
+        written: u32,
+        /// The full-move number of the move.
+        expected: u32,
+    },
+    /// The `Result` tag and the termination marker disagree.
+    ResultMismatch {
+        /// The `Result` tag.
+        tag: Outcome,
+        /// The termination marker.
+        marker: Outcome,
+    },
+    /// A `Result` tag whose value is no result (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    BadResultTag(String),
+    /// No termination marker at the end of the movetext.
+    MissingResult,
+    /// The recorded result contradicts how the game ended on the board.
+    ResultContradicts {
+        /// The recorded result (marker, else tag).
+        recorded: Outcome,
+        /// How the game ended on the board.
+        termination: Termination,
+    },
+    /// `*` although the game is over on the board.
+    UnknownResultOnFinishedBoard(Termination),
+}
+
+impl DiagnosticKind {
+    /// A short stable name for machine-readable output (`syntax`,
+    /// `illegal`, `ambiguous`, `null-in-check`, `null-move`, `bad-fen`,
+    /// `setup-without-fen`, `unsupported-variant`, `lint`, `move-number`,
+    /// `result-mismatch`, `missing-result`, `result-contradicts`,
+    /// `unknown-result`).
+    pub const fn name(&self) -> &'static str {
+        match self {
+            DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_)) => "bad-move",
+            DiagnosticKind::Syntax(_) => "syntax",
+            DiagnosticKind::Illegal(ResolveError::Ambiguous { .. }) => "ambiguous",
+            DiagnosticKind::Illegal(_) => "illegal",
+            DiagnosticKind::NullInCheck => "null-in-check",
+            DiagnosticKind::NullMove => "null-move",
+            DiagnosticKind::BadFen(_) => "bad-fen",
+            DiagnosticKind::SetUpWithoutFen => "setup-without-fen",
+            DiagnosticKind::FullmoveZero => "fen-fullmove-zero",
+            DiagnosticKind::UnsupportedVariant(_) => "unsupported-variant",
+            DiagnosticKind::Lint { .. } => "lint",
+            DiagnosticKind::MoveNumber { .. } => "move-number",
+            DiagnosticKind::ResultMismatch { .. } => "result-mismatch",
+            DiagnosticKind::BadResultTag(_) => "bad-result-tag",
+            DiagnosticKind::MissingResult => "missing-result",
+            DiagnosticKind::ResultContradicts { .. } => "result-contradicts",
+            DiagnosticKind::UnknownResultOnFinishedBoard(_) => "unknown-result",
+        }
+    }
+
+    /// Whether this kind is about the rules (moves, positions, results)
+    /// rather than PGN syntax or style.
+    pub const fn is_rules(&self) -> bool {
+        matches!(
+            self,
+            DiagnosticKind::Illegal(_)
+                | DiagnosticKind::NullInCheck
+                | DiagnosticKind::BadFen(_)
+                | DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_))
+                | DiagnosticKind::ResultMismatch { .. }
+                | DiagnosticKind::ResultContradicts { .. }
+        )
+    }
+}
+
+impl fmt::Display for DiagnosticKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DiagnosticKind::Syntax(kind) => kind.fmt(f),
+            DiagnosticKind::Illegal(err) => err.fmt(f),
+            DiagnosticKind::NullInCheck => f.write_str("illegal move: null move while in check"),
+            DiagnosticKind::NullMove => f.write_str("null move in the mainline"),
+            DiagnosticKind::BadFen(err) => write!(f, "FEN tag: {err}"),
+            DiagnosticKind::FullmoveZero => f.write_str("FEN tag: full-move number 0, read as 1"),
+            DiagnosticKind::SetUpWithoutFen => {
+                f.write_str("SetUp \"1\" without a FEN tag; replayed from the start position")
+            }
+            DiagnosticKind::UnsupportedVariant(name) => {
+                write!(f, "unsupported variant \"{name}\"; game skipped")
+            }
+            DiagnosticKind::Lint { lint, count } if *count > 1 => {
+                write!(f, "{lint} (first of {count} moves)")
+            }
+            DiagnosticKind::Lint { lint, .. } => lint.fmt(f),
+            DiagnosticKind::MoveNumber { written, expected } => {
+                write!(f, "move number {written} before move {expected}")
+            }
+            DiagnosticKind::ResultMismatch { tag, marker } => {
+                write!(
+                    f,
+                    "Result tag \"{tag}\" but the movetext ends with {marker}"
+                )
+            }
+            DiagnosticKind::BadResultTag(value) => {
+                write!(
+                    f,
+                    "Result tag \"{value}\" is not a result (1-0, 0-1, 1/2-1/2, *)"
+                )
+            }
+            DiagnosticKind::MissingResult => f.write_str("no game termination marker"),
+            DiagnosticKind::ResultContradicts {
+                recorded,
+                termination: Termination::Checkmate { winner },
+            } => write!(
+                f,
+                "result {recorded} contradicts the board: {winner} gave checkmate"
+            ),
+            DiagnosticKind::ResultContradicts {
+                recorded,
+                termination,
+            } => write!(
+                f,
+                "result {recorded} contradicts the board: the game is drawn by {termination}"
+            ),
+            DiagnosticKind::UnknownResultOnFinishedBoard(termination) => {
+                write!(f, "result * but the game is over: {termination}")
+            }
+        }
+    }
+}
+
+/// One finding in a game, with where it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How serious.
+    pub severity: Severity,
+    /// What.
+    pub kind: DiagnosticKind,
+    /// The offending token (a move, a tag pair, the result marker …),
+    /// relative to the game's text.
+    pub span: Span,
+    /// The move concerned, if any.
+    pub ply: Option<Ply>,
+    /// Whether the token is inside a variation.
+    pub in_variation: bool,
+    /// The position before the move concerned, if any.
+    pub before: Option<Box<Position>>,
+}
+
+impl Diagnostic {
+    /// The message (without location).
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+
+    /// The FEN of the position before the move, if the diagnostic is about
+    /// a move.
+    pub fn fen_before(&self) -> Option<String> {
+        self.before.as_ref().map(|pos| pos.fen(EpMode::Always))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plies_and_names() {
+        let cases = [
+            (
+                Ply {
+                    fullmove: 23,
+                    color: Color::Black,
+                },
+                "23...",
+            ),
+            (
+                Ply {
+                    fullmove: 1,
+                    color: Color::White,
+                },
+                "1.",
+            ),
+        ];
+        for (ply, text) in cases {
+            assert_eq!(ply.to_string(), text);
+        }
+        assert_eq!(DiagnosticKind::MissingResult.name(), "missing-result");
+        assert_eq!(Severity::Warning.as_str(), "warning");
+        assert!(Severity::Note < Severity::Warning && Severity::Warning < Severity::Error);
+    }
+}
