@@ -9,7 +9,7 @@ use pgnkit::filter::{Facts, Field};
 use pgnkit::replay::{ReplayOptions, Replayer};
 
 use super::Exit;
-use super::games::{Batch, Done, Item, Lang, Run};
+use super::games::{Done, Item, Lang, Run};
 use super::output::Output;
 use super::progress::When;
 
@@ -117,14 +117,14 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         write_row(args.format, &columns, &names, &mut row)?;
         std::io::Write::write_all(&mut out, &row).context("writing the output")?;
     }
-    let work = |_path: &str, batch: &Batch| {
+    let work = |_path: &str, batch_text: &[u8], items: &[Item]| {
         let mut done = Done::default();
         let mut replayer = Replayer::new();
-        for item in &batch.items {
+        for item in items {
             let Item::Game(info, range) = item else {
                 continue;
             };
-            let text = &batch.text[range.clone()];
+            let text = &batch_text[range.clone()];
             let mut facts = Facts::new(text);
             let replayed = replay.then(|| replayer.replay(&info.with_bytes(text), &options));
             facts.replay = replayed.as_ref();
