@@ -8,6 +8,7 @@ mod output;
 mod perft;
 mod progress;
 mod records;
+mod stats;
 mod tags;
 mod validate;
 
@@ -47,6 +48,7 @@ enum Command {
     Fen(fen::FenArgs),
     Tags(tags::TagsArgs),
     Filter(filter::FilterArgs),
+    Stats(stats::StatsArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -58,6 +60,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Fen(args) => fen::run(args),
         Command::Tags(args) => tags::run(args),
         Command::Filter(args) => filter::run(args),
+        Command::Stats(args) => stats::run(args),
     }
 }
 
