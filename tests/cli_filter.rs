@@ -266,6 +266,25 @@ fn first_count_output_and_flags() {
 }
 
 #[test]
+fn regression_files_without_final_line_break_do_not_run_together() {
+    let dir = temp_dir();
+    let (a, b) = (dir.join("nolf-a.pgn"), dir.join("nolf-b.pgn"));
+    std::fs::write(&a, "[White \"A\"]\n\n1. e4 *").unwrap();
+    std::fs::write(&b, "[White \"B\"]\n\n1. d4 *\n").unwrap();
+    let out = pgnkit(&[
+        "filter",
+        "-e",
+        "true",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n"
+    );
+}
+
+#[test]
 fn mistakes_are_reported_with_their_column() {
     let out = pgnkit(&["filter", "-e", "WhiteDays << 5", "fixtures/myschach.pgn"]);
     assert_eq!(out.code, 2);

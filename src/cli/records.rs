@@ -244,6 +244,9 @@ where
 {
     let pipeline = Pipeline::new(jobs);
     let mut run = RecordsRun::default();
+    // The last byte written: a file whose last game has no line break
+    // must not run into the next file's first game.
+    let mut last = b'\n';
     for path in inputs(files) {
         if limit.is_some_and(|n| run.written >= n) {
             break;
@@ -287,8 +290,14 @@ where
                 let room = limit.map_or(usize::MAX, |n| (n - run.written) as usize);
                 let take = done.ends.len().min(room);
                 let upto = if take == 0 { 0 } else { done.ends[take - 1] };
+                if upto > 0 && last != b'\n' {
+                    out.write_all(b"\n\n").map_err(StopReason::Write)?;
+                }
                 out.write_all(&done.stdout[..upto])
                     .map_err(StopReason::Write)?;
+                if upto > 0 {
+                    last = done.stdout[upto - 1];
+                }
                 run.written += take as u64;
                 run.games += done.games;
                 bar.advance(done.bytes_read, done.games, 0);
