@@ -66,7 +66,7 @@ use regex::Regex;
 pub use self::{
     date::{ParseDateError, PgnDate},
     parse::{ParseFilterError, ParseFilterErrorKind, STATUSES},
-    position::PositionTest,
+    position::{ParseMaterialError, PositionTest},
     time_control::{ParseTimeControlError, Period, TimeControl},
 };
 use crate::{

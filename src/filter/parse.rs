@@ -6,7 +6,12 @@ use std::fmt;
 
 use regex::Regex;
 
-use super::{Expr, Field, Literal, Op, TimeControlPart, date::PgnDate, position::PositionTest};
+use super::{
+    Expr, Field, Literal, Op, TimeControlPart,
+    date::PgnDate,
+    position::{ParseMaterialError, PositionTest},
+};
+use crate::fen::ParseFenError;
 
 /// What is wrong with a filter expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,9 +39,9 @@ pub enum ParseFilterErrorKind {
     /// A range (`in LOW..HIGH`) without `..`.
     BadRange(String),
     /// The FEN after `reaches` does not parse.
-    BadFen(String),
+    BadFen(ParseFenError),
     /// The sides after `material` do not parse.
-    BadMaterial(String),
+    BadMaterial(ParseMaterialError),
     /// A value after `Date` that is no PGN date.
     BadDate(String),
 }
@@ -59,7 +64,7 @@ impl fmt::Display for ParseFilterErrorKind {
             }
             Self::UnknownWinner(w) => write!(f, "unknown winner `{w}` (white, black, draw, none)"),
             Self::BadRange(r) => write!(f, "`{r}` is no range (LOW..HIGH)"),
-            Self::BadFen(e) => write!(f, "bad FEN: {e}"),
+            Self::BadFen(e) => write!(f, "{e}"),
             Self::BadMaterial(e) => write!(f, "bad material: {e}"),
             Self::BadDate(d) => write!(f, "`{d}` is no PGN date (YYYY.MM.DD, unknown parts ??)"),
         }

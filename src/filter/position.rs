@@ -1,6 +1,33 @@
 //! Position conditions: `reaches "FEN"` and `material KQ vs KR`.
 
-use crate::{board::Board, color::Color, position::Position, role::Role, setup::Setup};
+use std::fmt;
+
+use crate::{
+    board::Board, color::Color, fen::ParseFenError, position::Position, role::Role, setup::Setup,
+};
+
+/// Pieces after `material` that are no side's material.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseMaterialError {
+    /// A letter that names no piece.
+    NotAPiece(char),
+    /// A side without exactly one king.
+    Kings(String),
+}
+
+impl fmt::Display for ParseMaterialError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseMaterialError::NotAPiece(c) => {
+                write!(f, "`{c}` is no piece letter (K, Q, R, B, N, P)")
+            }
+            ParseMaterialError::Kings(side) => write!(f, "`{side}` needs exactly one K"),
+        }
+    }
+}
+
+impl std::error::Error for ParseMaterialError {}
 
 /// A condition on one position of a game's mainline.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,21 +49,18 @@ impl PositionTest {
     /// compared when given, further fields are checked but not compared.
     ///
     /// # Errors
-    /// The FEN's error, as a message.
-    pub fn reaches(fen: &str) -> Result<PositionTest, String> {
+    /// The FEN's syntax error.
+    pub fn reaches(fen: &str) -> Result<PositionTest, ParseFenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
+        // Fields left out get neutral values, so the FEN's syntax is still
+        // checked by the one FEN reader.
         let defaults = ["w", "-", "-", "0", "1"];
-        let mut full: Vec<&str> = fields.clone();
+        let mut full = fields.clone();
+        full.extend(defaults.iter().skip(fields.len().saturating_sub(1)));
         if fields.is_empty() {
-            return Err("empty FEN".to_string());
+            full.clear();
         }
-        full.extend(
-            defaults
-                .iter()
-                .skip(fields.len() - 1)
-                .take(6usize.saturating_sub(fields.len())),
-        );
-        let setup = Setup::from_fen(&full.join(" ")).map_err(|e| e.to_string())?;
+        let setup = Setup::from_fen(&full.join(" "))?;
         Ok(PositionTest::Reaches {
             board: setup.board,
             turn: (fields.len() >= 2).then_some(setup.turn),
@@ -47,18 +71,18 @@ impl PositionTest {
     /// `KBNPP`); each side needs exactly one king.
     ///
     /// # Errors
-    /// Which side is malformed.
-    pub fn material(white: &str, black: &str) -> Result<PositionTest, String> {
+    /// A letter that is no piece, or a side without exactly one king.
+    pub fn material(white: &str, black: &str) -> Result<PositionTest, ParseMaterialError> {
         let mut counts = [[0u8; 6]; 2];
         for (side, text) in [white, black].into_iter().enumerate() {
             for c in text.chars() {
                 let role = Role::from_char(c.to_ascii_lowercase())
-                    .ok_or_else(|| format!("`{c}` is no piece letter (K, Q, R, B, N, P)"))?;
+                    .ok_or(ParseMaterialError::NotAPiece(c))?;
                 let n = &mut counts[side][role.index()];
                 *n = n.saturating_add(1);
             }
             if counts[side][Role::King.index()] != 1 {
-                return Err(format!("`{text}` needs exactly one K"));
+                return Err(ParseMaterialError::Kings(text.to_string()));
             }
         }
         Ok(PositionTest::Material(counts))
@@ -93,32 +117,35 @@ mod tests {
         let start = Position::startpos();
         let cases = [
             (
-                PositionTest::reaches("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
+                PositionTest::reaches("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w").ok(),
                 true,
             ),
             (
-                PositionTest::reaches("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b"),
+                PositionTest::reaches("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b").ok(),
                 false,
             ),
             (
-                PositionTest::reaches("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"),
+                PositionTest::reaches("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").ok(),
                 true,
             ),
             (
-                PositionTest::reaches("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+                PositionTest::reaches("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+                    .ok(),
                 true,
             ),
-            (PositionTest::reaches("8/8/8/8/8/8/8/K6k w"), false),
+            (PositionTest::reaches("8/8/8/8/8/8/8/K6k w").ok(), false),
             (
-                PositionTest::material("KQRRBBNNPPPPPPPP", "KQRRBBNNPPPPPPPP"),
+                PositionTest::material("KQRRBBNNPPPPPPPP", "KQRRBBNNPPPPPPPP").ok(),
                 true,
             ),
-            (PositionTest::material("KQ", "KR"), false),
+            (PositionTest::material("KQ", "KR").ok(), false),
         ];
         for (test, expected) in cases {
-            assert_eq!(test.unwrap().matches(&start), expected);
+            assert_eq!(test.map(|t| t.matches(&start)), Some(expected));
         }
         assert!(PositionTest::reaches("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR").is_err());
+        assert!(PositionTest::reaches("").is_err());
+        assert!(PositionTest::reaches("   ").is_err());
         assert!(PositionTest::material("Q", "K").is_err());
         assert!(PositionTest::material("KX", "K").is_err());
     }
