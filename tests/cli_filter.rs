@@ -285,6 +285,28 @@ fn regression_files_without_final_line_break_do_not_run_together() {
 }
 
 #[test]
+fn normalize_writes_export_format() {
+    let file = temp_dir().join("loose.pgn");
+    std::fs::write(
+        &file,
+        "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1.e4   {hi}   e5 *\n",
+    )
+    .unwrap();
+    let out = pgnkit(&[
+        "filter",
+        "--normalize",
+        "-e",
+        "true",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n\
+         [Black \"B\"]\n[Result \"*\"]\n\n1. e4 {hi} 1... e5 *\n\n"
+    );
+}
+
+#[test]
 fn mistakes_are_reported_with_their_column() {
     let out = pgnkit(&["filter", "-e", "WhiteDays << 5", "fixtures/myschach.pgn"]);
     assert_eq!(out.code, 2);
