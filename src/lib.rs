@@ -8,6 +8,8 @@
 //!    figurines), parsed without a position.
 //! 3. **PGN syntax** — a streaming nom grammar that knows no chess rules.
 //! 4. **Replay** — games played through the rules core.
+//! 5. **Filter** — an expression language selecting games by tags, replay
+//!    results and positions ([`filter`]).
 //!
 //! Beside the layers, [`input`] opens files and stdin, plain or compressed
 //! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
@@ -25,6 +27,7 @@ pub mod color;
 pub mod convert;
 pub mod encoding;
 pub mod fen;
+pub mod filter;
 pub mod input;
 mod movegen;
 pub mod moves;

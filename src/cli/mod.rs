@@ -3,11 +3,15 @@
 
 mod convert;
 mod fen;
+mod filter;
 mod games;
 mod json;
 mod output;
 mod perft;
 mod progress;
+mod records;
+mod stats;
+mod tags;
 mod validate;
 
 use std::process::ExitCode;
@@ -45,6 +49,9 @@ enum Command {
     Validate(validate::ValidateArgs),
     Fen(fen::FenArgs),
     Convert(convert::ConvertArgs),
+    Tags(tags::TagsArgs),
+    Filter(filter::FilterArgs),
+    Stats(stats::StatsArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -55,6 +62,9 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Validate(args) => validate::run(args),
         Command::Fen(args) => fen::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Tags(args) => tags::run(args),
+        Command::Filter(args) => filter::run(args),
+        Command::Stats(args) => stats::run(args),
     }
 }
 

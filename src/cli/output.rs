@@ -38,6 +38,18 @@ impl Output {
             return Ok(Output { sink, rename: None });
         };
         refuse_overwriting_inputs(path, inputs)?;
+        if is_special(path) {
+            // A device or pipe (`-o /dev/null`, a FIFO) is written in
+            // place: renaming a temporary file over it would replace it.
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?;
+            return Ok(Output {
+                sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
+                rename: None,
+            });
+        }
         let tmp = temporary_name(path);
         let file =
             File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
@@ -90,6 +102,11 @@ impl Write for Output {
     }
 }
 
+/// Whether `path` exists and is not a regular file (a device, a FIFO).
+fn is_special(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
 fn temporary_name(path: &Path) -> PathBuf {
     let name = path
         .file_name()
@@ -116,6 +133,19 @@ fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regression_dev_null_is_written_in_place_not_replaced() {
+        assert!(is_special(Path::new("/dev/null")));
+        assert!(!is_special(Path::new("Cargo.toml")));
+        assert!(!is_special(Path::new("no-such-file")));
+        let mut out = Output::open(Some(Path::new("/dev/null")), &[]).unwrap();
+        assert!(out.rename.is_none());
+        out.write_all(b"x").unwrap();
+        out.finish().unwrap();
+        let meta = fs::metadata("/dev/null").unwrap();
+        assert!(!meta.is_file(), "/dev/null became a regular file");
+    }
 
     #[test]
     fn file_output_appears_only_when_finished() {

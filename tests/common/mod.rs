@@ -42,3 +42,48 @@ fn present_or_skip(dir: PathBuf) -> Option<PathBuf> {
     );
     None
 }
+
+/// A correspondence archive in the style of seed 001 (mySchach headers:
+/// WhiteDays, BlackDays, WhitemyELO, BlackmyELO, TimeControl "10/2592000",
+/// mySchachNr) built from the first `n` real games of the TWIC sample: each
+/// keeps its players, date, result and moves. Game `i` (from 0) has
+/// WhiteDays `i`, BlackDays `30 - i`, WhitemyELO `1500 + 50 i`,
+/// BlackmyELO `2000 - 50 i`, mySchachNr `1000 + i`.
+pub fn correspondence_archive(n: usize) -> Option<String> {
+    let path = data_dir()?.join("corpus/mliebelt-pgn-parser/twic-01-232games.pgn");
+    let bytes = std::fs::read(path).expect("read the TWIC sample");
+    let mut framer = pgnkit::GameFramer::new(&bytes[..]);
+    let mut out = String::new();
+    let mut i = 0;
+    while let Some(game) = framer.next_game() {
+        if i == n {
+            break;
+        }
+        let game = game.expect("frame the TWIC sample");
+        let tags = pgnkit::filter::read_tags(game.bytes);
+        let tag = |name: &str| {
+            tags.iter()
+                .find(|t| t.is(name))
+                .map(|t| t.value_text().into_owned())
+                .unwrap_or_else(|| "?".to_string())
+        };
+        let end = tags.last().map_or(0, |t| t.span.end);
+        let movetext = String::from_utf8_lossy(&game.bytes[end..]);
+        out.push_str(&format!(
+            "[Event \"Fernturnier {i}\"]\n[Site \"www.mySchach.de\"]\n[Date \"{}\"]\n[Round \"?\"]\n\
+             [White \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]\n[WhitemyELO \"{}\"]\n[BlackmyELO \"{}\"]\n\
+             [TimeControl \"10/2592000\"]\n[WhiteDays \"{i}\"]\n[BlackDays \"{}\"]\n[mySchachNr \"{}\"]\n\n{}\n\n",
+            tag("Date"),
+            tag("White"),
+            tag("Black"),
+            tag("Result"),
+            1500 + 50 * i,
+            2000 - 50 * i,
+            30 - i,
+            1000 + i,
+            movetext.trim(),
+        ));
+        i += 1;
+    }
+    Some(out)
+}

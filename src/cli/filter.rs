@@ -1,0 +1,238 @@
+//! `pgnkit filter`: write the games that match an expression, unchanged.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use pgnkit::filter::{Facts, Filter, ParseFilterError};
+use pgnkit::pgn::{WriteOptions, parse_game, write_game};
+use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer};
+
+use super::Exit;
+use super::games::Lang;
+use super::output::Output;
+use super::progress::When;
+use super::records::{self, Kind, RecordBatch, RecordsDone};
+
+/// Write the games that match an expression, byte for byte as in the input.
+///
+/// Matching games are written unchanged (with the blank lines and anything
+/// else up to the next game) and in input order, so a filter matching
+/// everything reproduces its input, and `filter` and `filter --invert`
+/// split it exactly. Tag-only expressions read just the tags; board
+/// fields and positions replay the mainline.
+///
+/// Expression language (-e):
+///   Tags by exact name, compared with  =  !=  <  <=  >  >=  (numbers when
+///   both sides are numbers, else text),  ~  (case-insensitive substring),
+///   =~ /regex/  or  =~ /regex/i,  !~ /regex/,  in LOW..HIGH.
+///   Values: a word (Carlsen, 2400, B20, 2020.01.01) or a "quoted string"
+///   (\" and \\ escape).
+///   Date tags (*Date) compare as day ranges and hold only if they hold for
+///   every day the date allows: 2020.??.?? >= 2020.01.01, but ????.??.?? is
+///   neither before nor after anything; Date = 2019.??.?? is any day of 2019.
+///   A missing tag makes every comparison on it false (!= too).
+///   TimeControl.base, .increment, .moves: the first period of the
+///   TimeControl tag (40/7200:3600, 300+2, *60, 10/2592000; - and ? have none).
+///   Pseudo-fields: player (White or Black), elo (WhiteElo or BlackElo),
+///   eco (ECO), winner (white, black, draw, none; from Result); from the
+///   board: plies, moves, valid, status (checkmate, stalemate, insufficient,
+///   repetition, threefold, fivefold, fifty, seventyfive, unfinished,
+///   incomplete = mainline not playable to its end).
+///   Positions (some mainline position, the start included):
+///   reaches "FEN" (placement and side to move; the side may be left out),
+///   material KQ vs KR (exactly these pieces, White's first).
+///   Combine with and, or, not and parentheses; true matches everything.
+///
+/// Examples:
+///   pgnkit filter -e 'WhiteDays < 5' corr.pgn
+///   pgnkit filter -e 'eco in B20..B99 and winner = black and elo >= 2400 and Date >= 2020.01.01' x.pgn
+///   pgnkit filter -e 'status = stalemate' --count x.pgn
+///   pgnkit filter -e 'reaches "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w"' x.pgn
+///   pgnkit filter --player Carlsen --result 1-0 --min-plies 60 x.pgn
+///
+/// Exit status: 0 some game matched, 1 none matched, 2 usage or I/O error
+/// (a mistake in the expression is reported with its column).
+#[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
+pub struct FilterArgs {
+    /// PGN files, plain or compressed; `-` or none: standard input.
+    files: Vec<PathBuf>,
+    /// The expression (see above); the flags below are joined to it with `and`.
+    #[arg(short, long, value_name = "EXPR")]
+    expr: Option<String>,
+    /// White or Black contains TEXT (case-insensitive).
+    #[arg(long, value_name = "TEXT")]
+    player: Option<String>,
+    /// The Result tag is RESULT (1-0, 0-1, 1/2-1/2, *).
+    #[arg(long)]
+    result: Option<String>,
+    /// The ECO code is CODE, or in LOW..HIGH (B20..B99).
+    #[arg(long, value_name = "CODE")]
+    eco: Option<String>,
+    /// At least N mainline plies.
+    #[arg(long, value_name = "N")]
+    min_plies: Option<u32>,
+    /// How the game ended on the board (checkmate, stalemate, …).
+    #[arg(long)]
+    status: Option<String>,
+    /// Write the games that do not match.
+    #[arg(short = 'v', long)]
+    invert: bool,
+    /// Print only the number of matching games.
+    #[arg(short, long)]
+    count: bool,
+    /// Stop after N matching games.
+    #[arg(long, value_name = "N")]
+    first: Option<u64>,
+    /// Write matching games in export format instead of unchanged.
+    #[arg(long)]
+    normalize: bool,
+    /// Write to FILE instead of standard output (never one of the inputs).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Worker threads (0: one per core).
+    #[arg(short, long, default_value_t = 0)]
+    jobs: usize,
+    /// Piece-letter alphabet for replayed games.
+    #[arg(long, value_enum, default_value_t)]
+    lang: Lang,
+    /// When to show a progress bar on standard error.
+    #[arg(long, value_enum, default_value_t)]
+    progress: When,
+}
+
+/// A string as a quoted literal of the language.
+fn quote(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The expression and the flags, joined with `and`.
+fn expression(args: &FilterArgs) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(expr) = &args.expr {
+        parts.push(format!("({expr})"));
+    }
+    if let Some(player) = &args.player {
+        parts.push(format!("player ~ {}", quote(player)));
+    }
+    if let Some(result) = &args.result {
+        parts.push(format!("Result = {}", quote(result)));
+    }
+    if let Some(eco) = &args.eco {
+        if eco.contains("..") {
+            parts.push(format!("eco in {}", quote(eco)));
+        } else {
+            parts.push(format!("eco = {}", quote(eco)));
+        }
+    }
+    if let Some(n) = args.min_plies {
+        parts.push(format!("plies >= {n}"));
+    }
+    if let Some(status) = &args.status {
+        parts.push(format!("status = {}", quote(status)));
+    }
+    if parts.is_empty() {
+        return "true".to_string();
+    }
+    parts.join(" and ")
+}
+
+/// The expression with a caret under the mistake.
+fn explain(text: &str, err: &ParseFilterError) -> String {
+    format!(
+        "pgnkit: filter expression, {err}\n  {text}\n  {}^",
+        " ".repeat(err.column - 1)
+    )
+}
+
+/// Runs `pgnkit filter`.
+pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
+    // The user's own expression first, so a mistake's column is its own.
+    if let Some(expr) = &args.expr
+        && let Err(err) = Filter::parse(expr)
+    {
+        eprintln!("{}", explain(expr, &err));
+        return Ok(Exit::Usage);
+    }
+    let text = expression(args);
+    let filter = match Filter::parse(&text) {
+        Ok(filter) => filter,
+        Err(err) => {
+            eprintln!("{}", explain(&text, &err));
+            return Ok(Exit::Usage);
+        }
+    };
+    let options = ReplayOptions {
+        letters: args.lang.policy(),
+        lints: false,
+    };
+    let positions = filter.positions();
+    let mut out = Output::open(args.output.as_deref(), &args.files)?;
+    let work = |path: &str, batch: &RecordBatch| {
+        let mut done = RecordsDone::default();
+        let mut replayer = Replayer::new();
+        for record in &batch.items {
+            done.games += 1;
+            let matched = match &record.kind {
+                Kind::TooLarge(err) => {
+                    let _ = writeln!(done.stderr, "pgnkit: {path}: {err}");
+                    false
+                }
+                Kind::Game(info) => {
+                    let text = &batch.text[record.game.clone()];
+                    let mut facts = Facts::new(text);
+                    let replay;
+                    if filter.needs_replay() {
+                        let mut hits = vec![false; positions.len()];
+                        let mut visit = |ply: MainlinePly<'_>| {
+                            for (hit, test) in hits.iter_mut().zip(positions) {
+                                *hit = *hit || test.matches(ply.position);
+                            }
+                        };
+                        replay = replayer.replay_with(&info.with_bytes(text), &options, &mut visit);
+                        facts.replay = Some(&replay);
+                        facts.hits = hits;
+                    }
+                    filter.matches(&facts)
+                }
+            };
+            if matched == args.invert {
+                continue;
+            }
+            if !args.count {
+                match (&record.kind, args.normalize) {
+                    (Kind::Game(info), true) => {
+                        let text = &batch.text[record.game.clone()];
+                        let game = parse_game(&info.with_bytes(text));
+                        let _ = write_game(&game, &mut done.stdout, &WriteOptions::default());
+                    }
+                    _ => done
+                        .stdout
+                        .extend_from_slice(&batch.text[record.record.clone()]),
+                }
+            }
+            done.ends.push(done.stdout.len());
+        }
+        done
+    };
+    let run = records::execute(
+        &args.files,
+        args.jobs,
+        args.progress,
+        args.first,
+        &mut out,
+        work,
+    )?;
+    if args.count {
+        writeln!(out, "{}", run.written)?;
+    }
+    out.finish()?;
+    Ok(if run.io_error {
+        Exit::Usage
+    } else if run.written == 0 {
+        Exit::Errors
+    } else {
+        Exit::Ok
+    })
+}

@@ -1,0 +1,319 @@
+//! `pgnkit stats`: one summary of an archive, mergeable.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use anyhow::Context as _;
+use clap::Args;
+use pgnkit::filter::{Facts, PgnDate, status_name};
+use pgnkit::replay::{ReplayOptions, Replayer, Status};
+use serde::{Deserialize, Serialize};
+
+use super::Exit;
+use super::games::{Done, Item, Lang, Run};
+use super::output::Output;
+use super::progress::When;
+
+/// Summarise an archive: games, validity, results, terminations on the
+/// board, result/board disagreements, plies, dates, players, events, ECO
+/// codes and tags.
+///
+/// Every game is replayed. A disagreement is a game whose Result tag
+/// differs from the result the board imposes (checkmate, stalemate, dead
+/// position, fivefold, 75 moves). Dates are the earliest and latest days
+/// the Date tags allow (fully unknown dates are left out).
+///
+/// --json writes the summary as one JSON object with complete counts (a
+/// ply histogram, every player, event, ECO code and tag), so summaries of
+/// parts can be merged exactly: pgnkit stats --merge a.json b.json
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// PGN files, plain or compressed (`-` or none: standard input); with
+    /// --merge: JSON summaries.
+    files: Vec<PathBuf>,
+    /// Write the summary as JSON.
+    #[arg(long)]
+    json: bool,
+    /// The inputs are JSON summaries (from --json): merge them.
+    #[arg(long)]
+    merge: bool,
+    /// How many of the most frequent players, events and ECO codes to show.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+    /// Write to FILE instead of standard output (never one of the inputs).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Worker threads (0: one per core).
+    #[arg(short, long, default_value_t = 0)]
+    jobs: usize,
+    /// Piece-letter alphabet.
+    #[arg(long, value_enum, default_value_t)]
+    lang: Lang,
+    /// When to show a progress bar on standard error.
+    #[arg(long, value_enum, default_value_t)]
+    progress: When,
+}
+
+/// The summary: only sums, minima, maxima and complete counts, so that two
+/// summaries merge into the summary of both inputs.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    games: u64,
+    valid: u64,
+    invalid: u64,
+    syntax_errors: u64,
+    unsupported: u64,
+    results: BTreeMap<String, u64>,
+    terminations: BTreeMap<String, u64>,
+    disagreements: u64,
+    /// Games by mainline plies.
+    plies: BTreeMap<u32, u64>,
+    first_day: Option<u32>,
+    last_day: Option<u32>,
+    players: BTreeMap<String, u64>,
+    events: BTreeMap<String, u64>,
+    eco: BTreeMap<String, u64>,
+    tags: BTreeMap<String, u64>,
+}
+
+fn add_counts<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
+    for (k, n) in from {
+        *into.entry(k.clone()).or_default() += n;
+    }
+}
+
+impl Summary {
+    /// Adds another summary.
+    fn merge(&mut self, other: &Summary) {
+        self.games += other.games;
+        self.valid += other.valid;
+        self.invalid += other.invalid;
+        self.syntax_errors += other.syntax_errors;
+        self.unsupported += other.unsupported;
+        self.disagreements += other.disagreements;
+        add_counts(&mut self.results, &other.results);
+        add_counts(&mut self.terminations, &other.terminations);
+        add_counts(&mut self.plies, &other.plies);
+        add_counts(&mut self.players, &other.players);
+        add_counts(&mut self.events, &other.events);
+        add_counts(&mut self.eco, &other.eco);
+        add_counts(&mut self.tags, &other.tags);
+        self.first_day = [self.first_day, other.first_day]
+            .into_iter()
+            .flatten()
+            .min();
+        self.last_day = [self.last_day, other.last_day].into_iter().flatten().max();
+    }
+
+    /// The ply count at rank `k` (0-based) of the sorted games.
+    fn plies_at(&self, k: u64) -> Option<u32> {
+        let mut seen = 0;
+        for (&plies, &n) in &self.plies {
+            seen += n;
+            if seen > k {
+                return Some(plies);
+            }
+        }
+        None
+    }
+
+    /// The median plies (the lower median for an even count).
+    fn median(&self) -> Option<u32> {
+        let n: u64 = self.plies.values().sum();
+        (n > 0).then(|| self.plies_at((n - 1) / 2)).flatten()
+    }
+}
+
+fn day(d: u32) -> String {
+    format!("{:04}.{:02}.{:02}", d / 10000, d / 100 % 100, d % 100)
+}
+
+fn top(counts: &BTreeMap<String, u64>, n: usize) -> Vec<(&str, u64)> {
+    let mut all: Vec<(&str, u64)> = counts.iter().map(|(k, &v)| (k.as_str(), v)).collect();
+    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    all.truncate(n);
+    all
+}
+
+fn human(s: &Summary, n: usize) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "games: {} ({} valid, {} invalid, {} with syntax errors, {} unsupported)",
+        s.games, s.valid, s.invalid, s.syntax_errors, s.unsupported
+    );
+    let list = |m: &BTreeMap<String, u64>| {
+        let mut v: Vec<String> = m.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        v.sort();
+        v.join(", ")
+    };
+    let _ = writeln!(o, "results: {}", list(&s.results));
+    let _ = writeln!(o, "on the board: {}", list(&s.terminations));
+    let _ = writeln!(
+        o,
+        "result tag disagrees with the board: {}",
+        s.disagreements
+    );
+    let max = s.plies.keys().next_back();
+    match (s.plies.keys().next(), s.median(), max) {
+        (Some(min), Some(median), Some(max)) => {
+            let _ = writeln!(o, "plies: min {min}, median {median}, max {max}");
+        }
+        _ => o.push_str("plies: -\n"),
+    }
+    match (s.first_day, s.last_day) {
+        (Some(a), Some(b)) => {
+            let _ = writeln!(o, "dates: {} to {}", day(a), day(b));
+        }
+        _ => o.push_str("dates: -\n"),
+    }
+    for (title, counts) in [
+        ("players", &s.players),
+        ("events", &s.events),
+        ("eco", &s.eco),
+    ] {
+        let _ = writeln!(o, "{title} ({} different):", counts.len());
+        for (name, n) in top(counts, n) {
+            let _ = writeln!(o, "  {n:>8}  {name}");
+        }
+    }
+    let _ = writeln!(o, "tags ({} different):", s.tags.len());
+    for (name, n) in top(&s.tags, usize::MAX) {
+        let _ = writeln!(o, "  {n:>8}  {name}");
+    }
+    o
+}
+
+/// Runs `pgnkit stats`.
+pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
+    let mut total = Summary::default();
+    let mut io_error = false;
+    if args.merge {
+        anyhow::ensure!(
+            !args.files.is_empty(),
+            "--merge needs JSON summaries to merge"
+        );
+        for path in &args.files {
+            let text =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let part: Summary = serde_json::from_slice(&text)
+                .with_context(|| format!("{} is no pgnkit stats --json summary", path.display()))?;
+            total.merge(&part);
+        }
+    } else {
+        let options = ReplayOptions {
+            letters: args.lang.policy(),
+            lints: false,
+        };
+        let shared = Mutex::new(Summary::default());
+        let work = |_path: &str, text: &[u8], items: &[Item]| {
+            let mut s = Summary::default();
+            let mut replayer = Replayer::new();
+            for item in items {
+                s.games += 1;
+                let Item::Game(info, range) = item else {
+                    s.invalid += 1;
+                    continue;
+                };
+                let game = &text[range.clone()];
+                let facts = Facts::new(game);
+                let replay = replayer.replay(&info.with_bytes(game), &options);
+                match replay.status {
+                    Status::Valid => s.valid += 1,
+                    Status::Invalid => s.invalid += 1,
+                    Status::SyntaxError => s.syntax_errors += 1,
+                    Status::Unsupported => s.unsupported += 1,
+                }
+                let result = facts
+                    .tag("Result")
+                    .map_or_else(|| "(none)".to_string(), |r| r.trim().to_string());
+                *s.results.entry(result).or_default() += 1;
+                *s.terminations
+                    .entry(status_name(replay.termination).to_string())
+                    .or_default() += 1;
+                if let (Some(board), Some(tag)) = (
+                    replay.termination.and_then(|t| t.outcome()),
+                    replay.result_tag,
+                ) && board != tag
+                {
+                    s.disagreements += 1;
+                }
+                *s.plies.entry(replay.plies).or_default() += 1;
+                if let Some(date) = facts.tag("Date").and_then(|d| d.parse::<PgnDate>().ok())
+                    && !date.is_unknown()
+                {
+                    s.first_day = Some(s.first_day.map_or(date.first, |d| d.min(date.first)));
+                    s.last_day = Some(s.last_day.map_or(date.last, |d| d.max(date.last)));
+                }
+                for name in ["White", "Black"] {
+                    if let Some(p) = facts.tag(name) {
+                        *s.players.entry(p.into_owned()).or_default() += 1;
+                    }
+                }
+                if let Some(e) = facts.tag("Event") {
+                    *s.events.entry(e.into_owned()).or_default() += 1;
+                }
+                if let Some(e) = facts.tag("ECO") {
+                    *s.eco.entry(e.into_owned()).or_default() += 1;
+                }
+                let mut names: Vec<String> = facts
+                    .tags
+                    .iter()
+                    .map(|t| t.name_text().into_owned())
+                    .collect();
+                names.sort();
+                names.dedup();
+                for name in names {
+                    *s.tags.entry(name).or_default() += 1;
+                }
+            }
+            shared.lock().unwrap_or_else(|p| p.into_inner()).merge(&s);
+            Done::default()
+        };
+        let mut sink = std::io::sink();
+        let run = Run::execute(
+            &args.files,
+            args.jobs,
+            args.progress,
+            false,
+            &mut sink,
+            work,
+        )?;
+        io_error = run.io_error;
+        total = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    }
+    let mut out = Output::open(args.output.as_deref(), &args.files)?;
+    if args.json {
+        serde_json::to_writer(&mut out, &total)?;
+        writeln!(out)?;
+    } else {
+        out.write_all(human(&total, args.top).as_bytes())?;
+    }
+    out.finish()?;
+    Ok(if io_error { Exit::Usage } else { Exit::Ok })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_come_from_the_histogram() {
+        let mut a = Summary::default();
+        for (p, n) in [(10, 1), (20, 2)] {
+            a.plies.insert(p, n);
+        }
+        let mut b = Summary::default();
+        b.plies.insert(30, 3);
+        assert_eq!(a.median(), Some(20));
+        a.merge(&b);
+        assert_eq!(a.median(), Some(20)); // 10 20 20 30 30 30: lower median
+        b.plies.insert(40, 1);
+        a.merge(&b);
+        assert_eq!(a.median(), Some(30));
+    }
+}

@@ -1,0 +1,483 @@
+//! The filter language's syntax: a hand-written recursive descent parser,
+//! one function per production, over the expression's text. Errors carry
+//! the byte offset of the mistake; the column is computed from it.
+
+use std::fmt;
+
+use regex::Regex;
+
+use super::{
+    Expr, Field, Literal, Op, TimeControlPart,
+    date::PgnDate,
+    position::{ParseMaterialError, PositionTest},
+};
+use crate::fen::ParseFenError;
+
+/// What is wrong with a filter expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseFilterErrorKind {
+    /// Something else was expected here.
+    Expected {
+        /// What would have been correct.
+        expected: &'static str,
+        /// What was found (`end of expression` at the end).
+        found: String,
+    },
+    /// A `"` string without its closing quote.
+    UnterminatedString,
+    /// A `/…/` regex without its closing slash.
+    UnterminatedRegex,
+    /// The regex does not compile.
+    BadRegex(String),
+    /// A `TimeControl.` part other than `base`, `increment`, `moves`.
+    UnknownPart(String),
+    /// A `status` value that no game can have.
+    UnknownStatus(String),
+    /// A `winner` value other than white, black, draw, none.
+    UnknownWinner(String),
+    /// A range (`in LOW..HIGH`) without `..`.
+    BadRange(String),
+    /// The FEN after `reaches` does not parse.
+    BadFen(ParseFenError),
+    /// The sides after `material` do not parse.
+    BadMaterial(ParseMaterialError),
+    /// A value after `Date` that is no PGN date.
+    BadDate(String),
+}
+
+impl fmt::Display for ParseFilterErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Expected { expected, found } => write!(f, "expected {expected}, found {found}"),
+            Self::UnterminatedString => f.write_str("string without its closing \""),
+            Self::UnterminatedRegex => f.write_str("regex without its closing /"),
+            Self::BadRegex(e) => write!(f, "bad regex: {e}"),
+            Self::UnknownPart(p) => {
+                write!(
+                    f,
+                    "unknown part `{p}` (TimeControl.base, .increment, .moves)"
+                )
+            }
+            Self::UnknownStatus(s) => {
+                write!(f, "unknown status `{s}` (one of: {})", STATUSES.join(", "))
+            }
+            Self::UnknownWinner(w) => write!(f, "unknown winner `{w}` (white, black, draw, none)"),
+            Self::BadRange(r) => write!(f, "`{r}` is no range (LOW..HIGH)"),
+            Self::BadFen(e) => write!(f, "{e}"),
+            Self::BadMaterial(e) => write!(f, "bad material: {e}"),
+            Self::BadDate(d) => write!(f, "`{d}` is no PGN date (YYYY.MM.DD, unknown parts ??)"),
+        }
+    }
+}
+
+/// A filter expression that does not parse, with where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseFilterError {
+    /// Byte offset of the mistake in the expression.
+    pub offset: usize,
+    /// 1-based column (in characters) of the mistake.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: ParseFilterErrorKind,
+}
+
+impl fmt::Display for ParseFilterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.column, self.kind)
+    }
+}
+
+impl std::error::Error for ParseFilterError {}
+
+/// The values `status` can be compared with.
+pub const STATUSES: [&str; 16] = [
+    "checkmate",
+    "mate",
+    "stalemate",
+    "insufficient",
+    "insufficient_material",
+    "repetition",
+    "threefold",
+    "threefold_repetition",
+    "fivefold",
+    "fivefold_repetition",
+    "fifty",
+    "fifty_moves",
+    "seventyfive",
+    "seventyfive_moves",
+    "unfinished",
+    "incomplete",
+];
+
+/// A token of the language.
+#[derive(Debug, Clone, PartialEq)]
+enum Tok<'s> {
+    Word(&'s str),
+    Str(String),
+    Op(Op),
+    Open,
+    Close,
+    End,
+}
+
+impl Tok<'_> {
+    fn describe(&self) -> String {
+        match self {
+            Tok::Word(w) => format!("`{w}`"),
+            Tok::Str(s) => format!("\"{s}\""),
+            Tok::Op(op) => format!("`{}`", op.as_str()),
+            Tok::Open => "`(`".to_string(),
+            Tok::Close => "`)`".to_string(),
+            Tok::End => "end of expression".to_string(),
+        }
+    }
+}
+
+fn is_word_byte(b: u8, first: bool) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(b, b'_' | b'.' | b'?' | b'+' | b'-' | b'*' | b':')
+        || (b == b'/' && !first)
+        || b >= 0x80
+}
+
+/// The parser: the text, where it is, and the position tests found.
+pub(super) struct Parser<'s> {
+    src: &'s str,
+    pos: usize,
+    pub(super) positions: Vec<PositionTest>,
+}
+
+type Result<T> = std::result::Result<T, ParseFilterError>;
+
+impl<'s> Parser<'s> {
+    pub(super) fn new(src: &'s str) -> Parser<'s> {
+        Parser {
+            src,
+            pos: 0,
+            positions: Vec::new(),
+        }
+    }
+
+    fn error(&self, offset: usize, kind: ParseFilterErrorKind) -> ParseFilterError {
+        let column = self.src[..offset.min(self.src.len())].chars().count() + 1;
+        ParseFilterError {
+            offset,
+            column,
+            kind,
+        }
+    }
+
+    fn skip_space(&mut self) {
+        let rest = &self.src[self.pos..];
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    /// The next token and where it starts, without consuming it.
+    fn peek(&mut self) -> Result<(Tok<'s>, usize, usize)> {
+        self.skip_space();
+        let start = self.pos;
+        let bytes = self.src.as_bytes();
+        let Some(&b) = bytes.get(start) else {
+            return Ok((Tok::End, start, start));
+        };
+        let two = bytes.get(start..start + 2).unwrap_or_default();
+        let (tok, len) = match (b, two) {
+            (b'(', _) => (Tok::Open, 1),
+            (b')', _) => (Tok::Close, 1),
+            (_, b"=~") => (Tok::Op(Op::Matches), 2),
+            (_, b"!~") => (Tok::Op(Op::NotMatches), 2),
+            (_, b"==") => (Tok::Op(Op::Eq), 2),
+            (_, b"!=") => (Tok::Op(Op::Ne), 2),
+            (_, b"<=") => (Tok::Op(Op::Le), 2),
+            (_, b">=") => (Tok::Op(Op::Ge), 2),
+            (b'=', _) => (Tok::Op(Op::Eq), 1),
+            (b'<', _) => (Tok::Op(Op::Lt), 1),
+            (b'>', _) => (Tok::Op(Op::Gt), 1),
+            (b'~', _) => (Tok::Op(Op::Contains), 1),
+            (b'"', _) => {
+                let mut text = String::new();
+                let mut chars = self.src[start + 1..].char_indices();
+                loop {
+                    match chars.next() {
+                        None => {
+                            return Err(self.error(start, ParseFilterErrorKind::UnterminatedString));
+                        }
+                        Some((i, '"')) => return Ok((Tok::Str(text), start, start + 1 + i + 1)),
+                        Some((_, '\\')) => match chars.next() {
+                            Some((_, c)) => text.push(c),
+                            None => {
+                                return Err(
+                                    self.error(start, ParseFilterErrorKind::UnterminatedString)
+                                );
+                            }
+                        },
+                        Some((_, c)) => text.push(c),
+                    }
+                }
+            }
+            _ if is_word_byte(b, true) => {
+                let len = bytes[start..]
+                    .iter()
+                    .enumerate()
+                    .take_while(|&(i, &b)| is_word_byte(b, i == 0))
+                    .count();
+                (Tok::Word(&self.src[start..start + len]), len)
+            }
+            _ => {
+                let c = self.src[start..].chars().next().unwrap_or(' ');
+                return Err(self.error(
+                    start,
+                    ParseFilterErrorKind::Expected {
+                        expected: "a condition, an operator or a value",
+                        found: format!("`{c}`"),
+                    },
+                ));
+            }
+        };
+        Ok((tok, start, start + len))
+    }
+
+    fn next(&mut self) -> Result<(Tok<'s>, usize)> {
+        let (tok, start, end) = self.peek()?;
+        self.pos = end;
+        Ok((tok, start))
+    }
+
+    fn expected<T>(&self, expected: &'static str, tok: &Tok<'_>, at: usize) -> Result<T> {
+        Err(self.error(
+            at,
+            ParseFilterErrorKind::Expected {
+                expected,
+                found: tok.describe(),
+            },
+        ))
+    }
+
+    fn is_keyword(&mut self, keyword: &str) -> Result<bool> {
+        let (tok, _, end) = self.peek()?;
+        if tok == Tok::Word(keyword) {
+            self.pos = end;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// `filter := or END`
+    pub(super) fn filter(&mut self) -> Result<Expr> {
+        let expr = self.or()?;
+        match self.next()? {
+            (Tok::End, _) => Ok(expr),
+            (tok, at) => self.expected("`and`, `or` or the end", &tok, at),
+        }
+    }
+
+    /// `or := and ("or" and)*`
+    fn or(&mut self) -> Result<Expr> {
+        let mut expr = self.and()?;
+        while self.is_keyword("or")? {
+            expr = Expr::Or(Box::new(expr), Box::new(self.and()?));
+        }
+        Ok(expr)
+    }
+
+    /// `and := unary ("and" unary)*`
+    fn and(&mut self) -> Result<Expr> {
+        let mut expr = self.unary()?;
+        while self.is_keyword("and")? {
+            expr = Expr::And(Box::new(expr), Box::new(self.unary()?));
+        }
+        Ok(expr)
+    }
+
+    /// `unary := "not" unary | primary`
+    fn unary(&mut self) -> Result<Expr> {
+        if self.is_keyword("not")? {
+            return Ok(Expr::Not(Box::new(self.unary()?)));
+        }
+        self.primary()
+    }
+
+    /// `primary := "(" or ")" | "valid" | "true" | reaches | material | condition`
+    fn primary(&mut self) -> Result<Expr> {
+        let (tok, at) = self.next()?;
+        match tok {
+            Tok::Open => {
+                let expr = self.or()?;
+                match self.next()? {
+                    (Tok::Close, _) => Ok(expr),
+                    (tok, at) => self.expected("`)`", &tok, at),
+                }
+            }
+            Tok::Word("valid") => Ok(Expr::Valid),
+            Tok::Word("true") => Ok(Expr::True),
+            Tok::Word("reaches") => self.reaches(),
+            Tok::Word("material") => self.material(),
+            Tok::Word(name) if name.as_bytes()[0].is_ascii_alphabetic() && !is_reserved(name) => {
+                self.condition(name, at)
+            }
+            tok => self.expected("a condition (a tag or field name, `not`, `(`)", &tok, at),
+        }
+    }
+
+    /// `reaches := "reaches" STRING`
+    fn reaches(&mut self) -> Result<Expr> {
+        let (tok, at) = self.next()?;
+        let Tok::Str(fen) = tok else {
+            return self.expected("a quoted FEN", &tok, at);
+        };
+        let test = PositionTest::reaches(&fen)
+            .map_err(|e| self.error(at, ParseFilterErrorKind::BadFen(e)))?;
+        self.positions.push(test);
+        Ok(Expr::Position(self.positions.len() - 1))
+    }
+
+    /// `material := "material" WORD "vs" WORD`
+    fn material(&mut self) -> Result<Expr> {
+        let (white, at) = self.next()?;
+        let Tok::Word(white) = white else {
+            return self.expected("White's pieces (e.g. KQ)", &white, at);
+        };
+        let (vs, vs_at) = self.next()?;
+        if vs != Tok::Word("vs") {
+            return self.expected("`vs`", &vs, vs_at);
+        }
+        let (black, black_at) = self.next()?;
+        let Tok::Word(black) = black else {
+            return self.expected("Black's pieces (e.g. KR)", &black, black_at);
+        };
+        let test = PositionTest::material(white, black)
+            .map_err(|e| self.error(at, ParseFilterErrorKind::BadMaterial(e)))?;
+        self.positions.push(test);
+        Ok(Expr::Position(self.positions.len() - 1))
+    }
+
+    /// `condition := FIELD OP value | FIELD "in" WORD..WORD`
+    fn condition(&mut self, name: &'s str, name_at: usize) -> Result<Expr> {
+        let field = match name.split_once('.') {
+            Some(("TimeControl", part)) => Field::TimeControl(match part {
+                "base" => TimeControlPart::Base,
+                "increment" => TimeControlPart::Increment,
+                "moves" => TimeControlPart::Moves,
+                _ => {
+                    return Err(self.error(
+                        name_at + "TimeControl.".len(),
+                        ParseFilterErrorKind::UnknownPart(part.to_string()),
+                    ));
+                }
+            }),
+            _ => Field::from_name(name),
+        };
+        let (tok, at) = self.next()?;
+        if tok == Tok::Word("in") {
+            let (range, range_at) = self.next()?;
+            let text = match &range {
+                Tok::Word(text) => *text,
+                Tok::Str(text) => text.as_str(),
+                _ => return self.expected("a range LOW..HIGH", &range, range_at),
+            };
+            let Some((low, high)) = text.split_once("..") else {
+                return Err(self.error(range_at, ParseFilterErrorKind::BadRange(text.to_string())));
+            };
+            return Ok(Expr::In {
+                field,
+                low: Literal::new(low),
+                high: Literal::new(high),
+            });
+        }
+        let Tok::Op(op) = tok else {
+            return self.expected("an operator (= != < <= > >= ~ =~ !~ in)", &tok, at);
+        };
+        if matches!(op, Op::Matches | Op::NotMatches) {
+            let regex = self.regex()?;
+            let mut literal = Literal::new(regex.as_str());
+            literal.regex = Some(regex);
+            return Ok(Expr::Compare {
+                field,
+                op,
+                value: literal,
+            });
+        }
+        let (tok, at) = self.next()?;
+        let value = match tok {
+            Tok::Word(w) => Literal::new(w),
+            Tok::Str(s) => Literal::new(&s),
+            tok => return self.expected("a value (a word, a number or a \"string\")", &tok, at),
+        };
+        self.check_value(&field, &value, at)?;
+        Ok(Expr::Compare { field, op, value })
+    }
+
+    /// Values that no game can have are typos: report them.
+    fn check_value(&self, field: &Field, value: &Literal, at: usize) -> Result<()> {
+        match field {
+            Field::Status if !STATUSES.contains(&value.lower.as_str()) => {
+                Err(self.error(at, ParseFilterErrorKind::UnknownStatus(value.text.clone())))
+            }
+            Field::Winner
+                if !["white", "black", "draw", "none"].contains(&value.lower.as_str()) =>
+            {
+                Err(self.error(at, ParseFilterErrorKind::UnknownWinner(value.text.clone())))
+            }
+            Field::Tag(name)
+                if name.ends_with("Date") && value.date.is_none() && value.number.is_none() =>
+            {
+                Err(self.error(at, ParseFilterErrorKind::BadDate(value.text.clone())))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `regex := "/" (any but "/" | "\/")* "/" "i"?`
+    fn regex(&mut self) -> Result<Regex> {
+        self.skip_space();
+        let start = self.pos;
+        let rest = &self.src[start..];
+        if !rest.starts_with('/') {
+            let (tok, at) = self.next()?;
+            return self.expected("a /regex/", &tok, at);
+        }
+        let mut pattern = String::new();
+        let mut chars = rest[1..].char_indices();
+        let end = loop {
+            match chars.next() {
+                None => return Err(self.error(start, ParseFilterErrorKind::UnterminatedRegex)),
+                Some((i, '/')) => break start + 1 + i + 1,
+                Some((_, '\\')) => match chars.next() {
+                    Some((_, '/')) => pattern.push('/'),
+                    Some((_, c)) => {
+                        pattern.push('\\');
+                        pattern.push(c);
+                    }
+                    None => return Err(self.error(start, ParseFilterErrorKind::UnterminatedRegex)),
+                },
+                Some((_, c)) => pattern.push(c),
+            }
+        };
+        self.pos = end;
+        if self.src[end..].starts_with('i')
+            && !self.src[end + 1..].starts_with(|c: char| c.is_alphanumeric())
+        {
+            self.pos += 1;
+            pattern.insert_str(0, "(?i)");
+        }
+        Regex::new(&pattern)
+            .map_err(|e| self.error(start, ParseFilterErrorKind::BadRegex(e.to_string())))
+    }
+}
+
+fn is_reserved(word: &str) -> bool {
+    matches!(word, "and" | "or" | "not" | "in" | "vs")
+}
+
+impl Literal {
+    fn new(text: &str) -> Literal {
+        Literal {
+            text: text.to_string(),
+            lower: text.to_lowercase(),
+            number: text.trim().parse().ok().filter(|n: &f64| n.is_finite()),
+            date: text.parse::<PgnDate>().ok(),
+            regex: None,
+        }
+    }
+}

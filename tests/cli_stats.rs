@@ -1,0 +1,93 @@
+//! `pgnkit stats` run as a real binary: the whole summary of the fixture,
+//! and summaries of two parts merging into the summary of the whole.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn pgnkit(args: &[&str]) -> (i32, Vec<u8>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run pgnkit");
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-cli-stats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn fixture_summary() {
+    let (code, out, err) = pgnkit(&["stats", "--top", "2", "fixtures/myschach.pgn"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        include_str!("cli_stats/myschach.txt")
+    );
+}
+
+#[test]
+fn merged_parts_give_the_whole() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    for file in [
+        "corpus/mliebelt-pgn-parser/twic-01-232games.pgn",
+        "corpus/shakmaty-pgn-reader/lichess_db_1000k.pgn",
+    ] {
+        let whole = data.join(file);
+        let whole = whole.to_str().unwrap();
+        let split = "Round =~ /^1\\./ or WhiteElo > 2000";
+        let (a, b) = (temp("a.pgn"), temp("b.pgn"));
+        for (path, invert) in [(&a, false), (&b, true)] {
+            let mut args = vec!["filter", "-e", split, "-o", path.to_str().unwrap(), whole];
+            if invert {
+                args.insert(1, "-v");
+            }
+            assert!(pgnkit(&args).0 <= 1);
+        }
+        let (ja, jb) = (temp("a.json"), temp("b.json"));
+        for (pgn, json) in [(&a, &ja), (&b, &jb)] {
+            let (code, _, err) = pgnkit(&[
+                "stats",
+                "--json",
+                "-o",
+                json.to_str().unwrap(),
+                pgn.to_str().unwrap(),
+            ]);
+            assert_eq!(code, 0, "{err}");
+        }
+        let merged = pgnkit(&[
+            "stats",
+            "--json",
+            "--merge",
+            ja.to_str().unwrap(),
+            jb.to_str().unwrap(),
+        ])
+        .1;
+        let direct = pgnkit(&["stats", "--json", whole]).1;
+        assert_eq!(
+            String::from_utf8(merged).unwrap(),
+            String::from_utf8(direct).unwrap(),
+            "{file}"
+        );
+        let merged = pgnkit(&[
+            "stats",
+            "--merge",
+            ja.to_str().unwrap(),
+            jb.to_str().unwrap(),
+        ])
+        .1;
+        let direct = pgnkit(&["stats", whole]).1;
+        assert_eq!(merged, direct, "{file}");
+    }
+}

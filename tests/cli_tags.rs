@@ -1,0 +1,107 @@
+//! `pgnkit tags` run as a real binary: whole tables in every format.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn pgnkit(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run pgnkit");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-cli-tags-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn myschach_fixture_as_tsv_with_board_fields() {
+    let (code, out, err) = pgnkit(&[
+        "tags",
+        "--header",
+        "--fields",
+        "game,White,WhiteDays,BlackmyELO,TimeControl.moves,plies,status,winner,Missing",
+        "fixtures/myschach.pgn",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "game\tWhite\tWhiteDays\tBlackmyELO\tTimeControl.moves\tplies\tstatus\twinner\tMissing\n\
+         1\tMustermann, Bernd\t31\t1361\t10\t30\tunfinished\tdraw\t\n\
+         2\tMusterfrau, Karin\t12\t1544\t10\t24\tunfinished\tnone\t\n\
+         3\tMustermann, Bernd\t9\t\t10\t13\tunfinished\tnone\t\n\
+         4\tWeiss\t\t\t\t7\tcheckmate\twhite\t\n\
+         5\t?\t\t\t\t19\tstalemate\tdraw\t\n"
+    );
+}
+
+#[test]
+fn csv_quotes_and_jsonl_keeps_field_order() {
+    let pgn = temp_file(
+        "q.pgn",
+        "[White \"A, \\\"B\\\"\"]\n[Black \"C\tD\"]\n\n1. e4 *\n",
+    );
+    let path = pgn.to_str().unwrap();
+    let (_, csv, _) = pgnkit(&["tags", "--format", "csv", "--fields", "White,Black", path]);
+    assert_eq!(csv, "White,Black\n\"A, \"\"B\"\"\",C\tD\n");
+    let (_, tsv, _) = pgnkit(&["tags", "--fields", "White,Black", path]);
+    assert_eq!(tsv, "A, \"B\"\tC D\n");
+    let (_, jsonl, _) = pgnkit(&[
+        "tags",
+        "--format",
+        "jsonl",
+        "--fields",
+        "Black,White,plies",
+        path,
+    ]);
+    assert_eq!(
+        jsonl,
+        "{\"Black\":\"C\\tD\",\"White\":\"A, \\\"B\\\"\",\"plies\":\"1\"}\n"
+    );
+    let (_, csv, _) = pgnkit(&[
+        "tags",
+        "--format",
+        "csv",
+        "--no-header",
+        "--fields",
+        "Black",
+        path,
+    ]);
+    assert_eq!(csv, "C\tD\n");
+}
+
+#[test]
+fn correspondence_archive_from_real_games() {
+    let Some(archive) = common::correspondence_archive(6) else {
+        return;
+    };
+    let path = temp_file("corr.pgn", &archive);
+    let (code, out, err) = pgnkit(&[
+        "tags",
+        "--fields",
+        "White,WhiteDays,BlackDays,WhitemyELO,TimeControl.base,mySchachNr",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "Carlsen,M\t0\t30\t1500\t2592000\t1000\n\
+         Aronian,L\t1\t29\t1550\t2592000\t1001\n\
+         Ding Liren\t2\t28\t1600\t2592000\t1002\n\
+         Nakamura,Hi\t3\t27\t1650\t2592000\t1003\n\
+         Yu Yangyi\t4\t26\t1700\t2592000\t1004\n\
+         Wei Yi\t5\t25\t1750\t2592000\t1005\n"
+    );
+}
