@@ -11,7 +11,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
-use super::games::{Context, Done, Format, Item, Run, too_large, write_diagnostic};
+use super::games::{Context, Done, Format, Item, Run, game_of, write_diagnostic};
 use super::json;
 use super::output::Output;
 use super::progress::When;
@@ -178,14 +178,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         let mut done = Done::default();
         let mut replayer = Replayer::new();
         for item in items {
-            let (info, range) = match item {
-                Item::Game(info, range) => (info, range.clone()),
-                Item::TooLarge(err) => {
-                    too_large(&ctx, err, &mut done);
-                    continue;
-                }
-            };
-            let Some(source) = text.get(range) else {
+            let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
                 continue;
             };
             let raw = info.with_bytes(source);

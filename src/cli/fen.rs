@@ -10,7 +10,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer, Severity};
 use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
-use super::games::{Context, Done, Format, Item, Lang, Run, too_large, write_diagnostic};
+use super::games::{Context, Done, Format, Item, Lang, Run, game_of, write_diagnostic};
 use super::output::Output;
 use super::progress::When;
 
@@ -163,14 +163,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         let mut replayer = Replayer::new();
         let mut seen: Vec<Seen> = Vec::new();
         for item in items {
-            let (info, range) = match item {
-                Item::Game(info, range) => (info, range.clone()),
-                Item::TooLarge(err) => {
-                    too_large(&ctx, err, &mut done);
-                    continue;
-                }
-            };
-            let Some(source) = text.get(range) else {
+            let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
                 continue;
             };
             seen.clear();

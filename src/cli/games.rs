@@ -370,6 +370,23 @@ impl From<PipelineError> for RunError {
     }
 }
 
+/// The game of a batch item and its bytes; a game the framer skipped (too
+/// large) is reported as an error instead, and gives `None`.
+pub fn game_of<'t>(
+    ctx: &Context<'_>,
+    item: &'t Item,
+    text: &'t [u8],
+    done: &mut Done,
+) -> Option<(&'t GameInfo, &'t [u8])> {
+    match item {
+        Item::Game(info, range) => Some((info, text.get(range.clone())?)),
+        Item::TooLarge(err) => {
+            too_large(ctx, err, done);
+            None
+        }
+    }
+}
+
 /// Writes a game skipped by the framer (too large) as an error.
 pub fn too_large(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done) {
     let (number, offset, line) = match *err {

@@ -9,7 +9,7 @@ use pgnkit::replay::{ReplayOptions, Replayer, Severity};
 
 use super::Exit;
 use super::games::{
-    Context, Done, Format, Item, Lang, Run, Stats, TERMINATIONS, shown, too_large, write_diagnostic,
+    Context, Done, Format, Item, Lang, Run, Stats, TERMINATIONS, game_of, shown, write_diagnostic,
 };
 use super::output::Output;
 use super::progress::When;
@@ -70,14 +70,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         let mut done = Done::default();
         let mut replayer = Replayer::new();
         for item in items {
-            let (info, range) = match item {
-                Item::Game(info, range) => (info, range.clone()),
-                Item::TooLarge(err) => {
-                    too_large(&ctx, err, &mut done);
-                    continue;
-                }
-            };
-            let Some(source) = text.get(range) else {
+            let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
                 continue;
             };
             let replay = replayer.replay(&info.with_bytes(source), &options);
