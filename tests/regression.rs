@@ -100,3 +100,43 @@ fn form_feed_line_between_games_invented_an_empty_game() {
         assert_eq!(games, expected, "{:?}", String::from_utf8_lossy(text));
     }
 }
+
+/// Input ending inside a tag value with a backslash (`[R "x\`): the framer
+/// looked at the byte after the backslash without checking that it had
+/// been read, found a stale `"` left in its buffer by an earlier read, took
+/// `\"` for an escape and let the last game end one byte past the input.
+/// Found by the `pgn_reader` fuzz target reading in small chunks.
+#[test]
+fn escape_at_end_of_input_read_a_stale_buffer_byte() {
+    struct Chunked<'a> {
+        data: &'a [u8],
+        chunk: usize,
+    }
+    impl std::io::Read for Chunked<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.chunk.min(out.len()).min(self.data.len());
+            out[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+    let mut data = Vec::new();
+    for i in 0..40 {
+        data.extend_from_slice(format!("[Event \"{}\"]\n\n1. e4 *\n\n", "\"".repeat(i)).as_bytes());
+    }
+    data.extend_from_slice(b"[White \"x\\");
+    for chunk in 1..=7 {
+        let mut framer =
+            pgnkit::pgn::GameFramer::new(Chunked { data: &data, chunk }).with_max_game_bytes(4096);
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("no I/O errors");
+            let start = usize::try_from(game.offset).unwrap();
+            assert_eq!(
+                data.get(start..start + game.bytes.len()),
+                Some(game.bytes),
+                "chunk {chunk}: game {} is not the input's bytes",
+                game.number
+            );
+        }
+    }
+}

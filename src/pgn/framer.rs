@@ -483,7 +483,9 @@ impl<R: Read> GameFramer<R> {
                             if self.pos + 1 >= self.filled && !self.eof {
                                 return Step::NeedMore;
                             }
-                            match self.buf.get(self.pos + 1) {
+                            // Only the filled part: bytes past it are stale
+                            // input from earlier reads.
+                            match self.buf[..self.filled].get(self.pos + 1) {
                                 Some(b'"' | b'\\') => self.pos += 2,
                                 _ => self.pos += 1,
                             }
