@@ -4,7 +4,7 @@
 #
 #   fuzz/run.sh TARGET SECONDS [extra libFuzzer flags]
 #
-# Targets: pgn_reader fen move_token move_resolve input.
+# Targets: pgn_reader validate fen move_token move_resolve input.
 # Needs cargo-fuzz (`cargo install cargo-fuzz`); on a stable toolchain it
 # runs with RUSTC_BOOTSTRAP=1 (cargo-fuzz passes nightly-only sanitizer
 # flags). Crashes land in fuzz/artifacts/TARGET/.
@@ -55,6 +55,15 @@ case "$target" in
     pgn_reader)
         pgn_files | while read -r f; do seed "$f"; done
         ;;
+    validate)
+        # The first byte picks the options (letters, lints).
+        tmp="$(mktemp)"
+        pgn_files | while read -r f; do
+            { printf '\004'; cat "$f"; } >"$tmp"
+            seed "$tmp"
+        done
+        rm -f "$tmp"
+        ;;
     input)
         tmp="$(mktemp -d)"
         { pgn_files | head -n 40 || true; } | while read -r f; do
@@ -90,7 +99,7 @@ esac
 # for several whole games and the reader's too-large path (4 KiB in the
 # target), small enough to keep executions fast.
 case "$target" in
-    pgn_reader) max_len=16384 ;;
+    pgn_reader | validate) max_len=16384 ;;
     input) max_len=65536 ;;
     *) max_len=4096 ;;
 esac
