@@ -362,6 +362,35 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
     line(a, b).contains(c)
 }
 
+/// The squares of `sliders` that see `sq` with no square of `occupied`
+/// between. Every slider must lie on a rank, file or diagonal through
+/// `sq` (filter with [`rook_rays`] or [`bishop_rays`] first): a square
+/// off every line has nothing "between" and would count.
+///
+/// One lookup in the 32 KiB between-table per slider, instead of a magic
+/// lookup in the 800 KiB rook table: faster where attacks are asked now
+/// and then (move resolution) rather than in a tight loop (perft), as the
+/// magic tables do not stay in cache.
+///
+/// # Examples
+/// ```
+/// use pgnkit::{attacks, Bitboard, Square};
+/// let rooks = Bitboard::from(Square::A8) | Bitboard::from(Square::H1);
+/// let blocker = Bitboard::from(Square::A4);
+/// let seen = attacks::sliders_seeing(Square::A1, rooks, blocker | rooks);
+/// assert_eq!(seen, Bitboard::from(Square::H1));
+/// ```
+#[inline]
+pub fn sliders_seeing(sq: Square, sliders: Bitboard, occupied: Bitboard) -> Bitboard {
+    let mut seen = Bitboard::EMPTY;
+    for slider in sliders {
+        if (between(sq, slider) & occupied).is_empty() {
+            seen |= Bitboard::from(slider);
+        }
+    }
+    seen
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -176,6 +176,22 @@ impl Board {
             & them
     }
 
+    /// The same squares as [`Board::attackers`], with the sliders found
+    /// along the rays through `sq` ([`attacks::sliders_seeing`]) instead
+    /// of by magic lookups: the faster choice outside move generation.
+    #[inline]
+    pub fn attackers_by_rays(&self, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
+        let them = self.by_color(color);
+        let sliders = ((attacks::rook_rays(sq) & self.rooks_and_queens())
+            | (attacks::bishop_rays(sq) & self.bishops_and_queens()))
+            & them;
+        let leapers = ((attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King))
+            | (attacks::pawn_attacks(!color, sq) & self.by_role(Role::Pawn)))
+            & them;
+        leapers | attacks::sliders_seeing(sq, sliders, occupied)
+    }
+
     /// The pieces on `color`'s side that pin a piece to `king`: returns the
     /// squares of `king`'s own pieces that are the single blocker between
     /// `king` and an enemy slider on the same line.
@@ -277,5 +293,41 @@ mod tests {
                 .count(),
             2
         );
+    }
+
+    #[test]
+    fn attackers_by_rays_agrees_with_magics() {
+        // Boards with sliders on every kind of line, for every square,
+        // both colours and three occupancies (the board's, one with a
+        // blocker lifted, one with an extra blocker).
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "q3k2q/8/8/3QB3/8/8/8/R3K2R w - - 0 1",
+        ];
+        for fen in fens {
+            let board = fen.parse::<crate::Position>().unwrap().board().clone();
+            for lifted in [None, Some(Square::D5), Some(Square::E2)] {
+                for extra in [None, Some(Square::D4)] {
+                    let mut occupied = board.occupied();
+                    if let Some(sq) = lifted {
+                        occupied = occupied.without(sq);
+                    }
+                    if let Some(sq) = extra {
+                        occupied = occupied.with(sq);
+                    }
+                    for sq in Square::all() {
+                        for color in [Color::White, Color::Black] {
+                            assert_eq!(
+                                board.attackers_by_rays(sq, color, occupied),
+                                board.attackers(sq, color, occupied),
+                                "{fen} {sq:?} {color:?} {lifted:?} {extra:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

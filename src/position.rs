@@ -318,7 +318,7 @@ impl Position {
         match self.our_king() {
             Some(king) => self
                 .board
-                .attackers(king, !self.turn, self.board.occupied()),
+                .attackers_by_rays(king, !self.turn, self.board.occupied()),
             None => Bitboard::EMPTY,
         }
     }
@@ -331,6 +331,19 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_moves(&self) -> bool {
+        // Usually the king has a safe square: no move generation then.
+        if let Some(king) = self.our_king() {
+            let board = &self.board;
+            let without_king = board.occupied().without(king);
+            let mut targets = attacks::king_attacks(king) & !board.by_color(self.turn);
+            if Iterator::any(&mut targets, |sq| {
+                board
+                    .attackers_by_rays(sq, !self.turn, without_king)
+                    .is_empty()
+            }) {
+                return true;
+            }
+        }
         !self.legal_moves().is_empty()
     }
 
@@ -386,13 +399,16 @@ impl Position {
     /// The en-passant square, only if an en-passant capture is legal now.
     pub fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
-        let king = self.our_king()?;
-        let checkers = self.checkers();
-        if checkers.more_than_one() {
-            return None;
-        }
         let pawns = self.board.by_piece(Role::Pawn.of(self.turn));
         let mut candidates = attacks::pawn_attacks(!self.turn, ep) & pawns;
+        // Most double steps pass no enemy pawn: no attack test then.
+        if candidates.is_empty() {
+            return None;
+        }
+        let king = self.our_king()?;
+        if self.checkers().more_than_one() {
+            return None;
+        }
         Iterator::any(&mut candidates, |from| self.ep_is_safe(king, from, ep)).then_some(ep)
     }
 

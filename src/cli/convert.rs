@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use pgnkit::convert::{PlayError, Played, PlayedLine, Required, play_game};
 use pgnkit::pgn::{GameInfo, LineIndex, TagSelection, WriteOptions, parse_game, write_game_with};
-use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer, Severity};
+use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
-use super::games::{Context, Done, Format, Item, Run, game_of, write_diagnostic};
+use super::games::{Context, Done, Format, Item, PooledReplayer, Run, game_of, write_diagnostic};
 use super::json;
 use super::output::Output;
 use super::progress::When;
@@ -176,7 +176,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
             strict: false,
         };
         let mut done = Done::default();
-        let mut replayer = Replayer::new();
+        let mut replayer = PooledReplayer::take();
         for item in items {
             let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
                 continue;

@@ -6,11 +6,13 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pgnkit::pgn::{LineIndex, Span, TokenKind, Tokens, unescape};
-use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer, Severity};
+use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
-use super::games::{Context, Done, Format, Item, Lang, Run, game_of, write_diagnostic};
+use super::games::{
+    Context, Done, Format, Item, Lang, PooledReplayer, Run, game_of, write_diagnostic,
+};
 use super::output::Output;
 use super::progress::When;
 
@@ -160,7 +162,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             strict: false,
         };
         let mut done = Done::default();
-        let mut replayer = Replayer::new();
+        let mut replayer = PooledReplayer::take();
         let mut seen: Vec<Seen> = Vec::new();
         for item in items {
             let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use clap::Args;
 use pgnkit::filter::{Facts, Filter, ParseFilterError};
 use pgnkit::pgn::{WriteOptions, parse_game, write_game};
-use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer};
+use pgnkit::replay::{MainlinePly, ReplayOptions};
 
 use super::Exit;
-use super::games::Lang;
+use super::games::{Lang, PooledReplayer};
 use super::output::Output;
 use super::progress::When;
 use super::records::{self, Kind, RecordBatch, RecordsDone};
@@ -171,7 +171,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     let mut out = Output::open(args.output.as_deref(), &args.files)?;
     let work = |path: &str, batch: &RecordBatch| {
         let mut done = RecordsDone::default();
-        let mut replayer = Replayer::new();
+        let mut replayer = PooledReplayer::take();
         for record in &batch.items {
             done.games += 1;
             let matched = match &record.kind {

@@ -12,13 +12,53 @@ use clap::ValueEnum;
 use pgnkit::input::{self, BytesRead};
 use pgnkit::pgn::{GameFramer, GameInfo, LineIndex, ReadPgnError, Span, unescape};
 use pgnkit::pipeline::{Pipeline, PipelineError};
-use pgnkit::replay::{Diagnostic, Replay, Severity};
+use pgnkit::replay::{Diagnostic, Replay, Replayer, Severity};
 use pgnkit::{LetterPolicy, encoding};
 
 use super::progress::{Progress, When};
 
 /// Bytes of game text per batch handed to a worker.
 const BATCH_BYTES: usize = 2 << 20;
+
+thread_local! {
+    /// Each thread's replayer between batches (see [`PooledReplayer`]).
+    static REPLAYER: std::cell::Cell<Option<Replayer>> = const { std::cell::Cell::new(None) };
+}
+
+/// A [`Replayer`] kept by the thread between batches, so its buffers and
+/// start position outlive a batch: with `--jobs 1` a batch is one game.
+pub struct PooledReplayer(Option<Replayer>);
+
+impl PooledReplayer {
+    /// This thread's replayer (a new one the first time).
+    pub fn take() -> PooledReplayer {
+        PooledReplayer(Some(REPLAYER.take().unwrap_or_default()))
+    }
+}
+
+impl std::ops::Deref for PooledReplayer {
+    type Target = Replayer;
+
+    fn deref(&self) -> &Replayer {
+        self.0
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("taken only on drop"))
+    }
+}
+
+impl std::ops::DerefMut for PooledReplayer {
+    fn deref_mut(&mut self) -> &mut Replayer {
+        self.0
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("taken only on drop"))
+    }
+}
+
+impl Drop for PooledReplayer {
+    fn drop(&mut self) {
+        REPLAYER.set(self.0.take());
+    }
+}
 
 /// The alphabet of piece letters (`--lang`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]

@@ -8,11 +8,11 @@ use std::sync::Mutex;
 use anyhow::Context as _;
 use clap::Args;
 use pgnkit::filter::{Facts, PgnDate, status_name};
-use pgnkit::replay::{ReplayOptions, Replayer, Status};
+use pgnkit::replay::{ReplayOptions, Status};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
-use super::games::{Done, Item, Lang, Run};
+use super::games::{Done, Item, Lang, PooledReplayer, Run};
 use super::output::Output;
 use super::progress::When;
 
@@ -212,7 +212,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
         let shared = Mutex::new(Summary::default());
         let work = |_path: &str, text: &[u8], items: &[Item]| {
             let mut s = Summary::default();
-            let mut replayer = Replayer::new();
+            let mut replayer = PooledReplayer::take();
             for item in items {
                 s.games += 1;
                 let Item::Game(info, range) = item else {

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use pgnkit::filter::{Facts, Field};
-use pgnkit::replay::{ReplayOptions, Replayer};
+use pgnkit::replay::ReplayOptions;
 
 use super::Exit;
-use super::games::{Done, Item, Lang, Run};
+use super::games::{Done, Item, Lang, PooledReplayer, Run};
 use super::output::Output;
 use super::progress::When;
 
@@ -119,7 +119,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     }
     let work = |_path: &str, batch_text: &[u8], items: &[Item]| {
         let mut done = Done::default();
-        let mut replayer = Replayer::new();
+        let mut replayer = PooledReplayer::take();
         for item in items {
             let Item::Game(info, range) = item else {
                 continue;

@@ -5,11 +5,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 use pgnkit::pgn::LineIndex;
-use pgnkit::replay::{ReplayOptions, Replayer, Severity};
+use pgnkit::replay::{ReplayOptions, Severity};
 
 use super::Exit;
 use super::games::{
-    Context, Done, Format, Item, Lang, Run, Stats, TERMINATIONS, game_of, shown, write_diagnostic,
+    Context, Done, Format, Item, Lang, PooledReplayer, Run, Stats, TERMINATIONS, game_of, shown,
+    write_diagnostic,
 };
 use super::output::Output;
 use super::progress::When;
@@ -68,7 +69,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             strict: args.strict,
         };
         let mut done = Done::default();
-        let mut replayer = Replayer::new();
+        let mut replayer = PooledReplayer::take();
         for item in items {
             let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
                 continue;

@@ -428,7 +428,7 @@ impl MoveToken {
                     return None;
                 }
                 return board
-                    .attackers(to, !us, occupied.without(king))
+                    .attackers_by_rays(to, !us, occupied.without(king))
                     .is_empty()
                     .then(|| Move::Normal {
                         role,
@@ -439,21 +439,31 @@ impl MoveToken {
                     });
             }
             _ => {
-                let mut from =
-                    board.by_piece(role.of(us)) & attacks::attacks(role.of(us), to, occupied);
+                let mut pieces = board.by_piece(role.of(us));
                 if let Some(file) = from_file {
-                    from &= Bitboard::from_file(file);
+                    pieces &= Bitboard::from_file(file);
                 }
                 if let Some(rank) = from_rank {
-                    from &= Bitboard::from_rank(rank);
+                    pieces &= Bitboard::from_rank(rank);
                 }
+                let from = match role {
+                    Role::Knight => pieces & attacks::knight_attacks(to),
+                    _ => {
+                        let lines = match role {
+                            Role::Bishop => attacks::bishop_rays(to),
+                            Role::Rook => attacks::rook_rays(to),
+                            _ => attacks::rook_rays(to) | attacks::bishop_rays(to),
+                        };
+                        attacks::sliders_seeing(to, pieces & lines, occupied)
+                    }
+                };
                 from.single_square()?
             }
         };
         // Legal unless the king is attacked once the piece has moved (a piece
         // standing on `to` is captured and attacks nothing).
         let after = occupied.without(from).with(to);
-        let checkers = board.attackers(king, !us, after).without(to);
+        let checkers = board.attackers_by_rays(king, !us, after).without(to);
         checkers.is_empty().then(|| Move::Normal {
             role,
             from,
@@ -787,7 +797,7 @@ fn castle(pos: &Position, side: CastlingSide) -> Result<Move, ResolveError> {
     let attacked = pos
         .castles()
         .king_path(us, side)
-        .find(|&sq| board.attackers(sq, !us, without).any());
+        .find(|&sq| board.attackers_by_rays(sq, !us, without).any());
     Err(match attacked {
         Some(square) => IllegalReason::CastlingThroughCheck { side, square },
         None => IllegalReason::NoCastlingRight { side },
