@@ -775,17 +775,9 @@ fn castle(pos: &Position, side: CastlingSide) -> Result<Move, ResolveError> {
     let (Some(rook), Some(king)) = (pos.castles().rook(us, side), board.king_of(us)) else {
         return Err(IllegalReason::NoCastlingRight { side }.into());
     };
-    let mut list = MoveList::new();
-    pos.legal_moves_filtered(
-        Some(Role::King),
-        Bitboard::from(king),
-        Bitboard::from(rook),
-        &mut list,
-    );
-    let wanted = Move::Castle { king, rook };
-    if list.contains(&wanted) {
-        return Ok(wanted);
-    }
+    // The rules in the order a player checks them: not in check, nothing
+    // between king and rook and their squares, no attacked square on the
+    // king's way once the rook has left it (Chess960).
     if pos.is_check() {
         return Err(IllegalReason::CastlingInCheck { side }.into());
     }
@@ -798,11 +790,10 @@ fn castle(pos: &Position, side: CastlingSide) -> Result<Move, ResolveError> {
         .castles()
         .king_path(us, side)
         .find(|&sq| board.attackers_by_rays(sq, !us, without).any());
-    Err(match attacked {
-        Some(square) => IllegalReason::CastlingThroughCheck { side, square },
-        None => IllegalReason::NoCastlingRight { side },
+    match attacked {
+        Some(square) => Err(IllegalReason::CastlingThroughCheck { side, square }.into()),
+        None => Ok(Move::Castle { king, rook }),
     }
-    .into())
 }
 
 #[cfg(test)]
