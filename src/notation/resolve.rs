@@ -353,7 +353,7 @@ impl MoveToken {
     /// the king. `None` leaves the token to the general path, which also
     /// explains every failure.
     #[inline]
-    fn quick(&self, pos: &Position, letters: LetterPolicy) -> Option<Move> {
+    pub(crate) fn quick(&self, pos: &Position, letters: LetterPolicy) -> Option<Move> {
         let token = self;
         let MoveKind::Normal {
             mover,
@@ -477,7 +477,7 @@ impl MoveToken {
     /// shape, and the reason of every failure. Out of line, so that the
     /// quick path stays small where it is inlined.
     #[inline(never)]
-    fn resolve_general(
+    pub(crate) fn resolve_general(
         &self,
         pos: &Position,
         letters: LetterPolicy,

@@ -697,37 +697,57 @@ impl<'a> Run<'_, 'a> {
         let keep_prev = self.keep_prev;
         let letters = self.letters(&token);
         let frame = self.top();
-        match token.resolve(&frame.pos, letters) {
-            Ok(Resolved::Move(m)) => {
-                if keep_prev {
-                    frame.prev.clone_from(&frame.pos);
-                }
-                frame.pos.play_unchecked(m);
-                if mainline {
-                    self.mainline_played(span);
-                }
-                if self.options.lints {
-                    self.move_lints(&token, m, span);
-                }
+        // The quick path first, by hand: through `resolve`'s `Result` the
+        // move went via the stack in two stores and a wider load, which
+        // stalled store forwarding on every move.
+        let m = match token.quick(&frame.pos, letters) {
+            Some(m) => {
+                debug_assert_eq!(
+                    token.resolve_general(&frame.pos, letters),
+                    Ok(Resolved::Move(m)),
+                    "the quick path disagrees with the general one"
+                );
+                m
             }
-            Ok(Resolved::Null) => match null_move(&frame.pos) {
-                Some(next) => {
-                    frame.prev = std::mem::replace(&mut frame.pos, next);
-                    if mainline {
-                        let before = self.top().prev.clone();
-                        self.push_move(Severity::Warning, DiagnosticKind::NullMove, span, &before);
-                        self.mainline_played(span);
-                    }
-                }
-                None => {
+            None => match token.resolve_general(&frame.pos, letters) {
+                Ok(Resolved::Move(m)) => m,
+                Ok(Resolved::Null) => return self.null_move(mainline, span),
+                Err(err) => {
                     let before = frame.pos.clone();
-                    self.push_move(Severity::Error, DiagnosticKind::NullInCheck, span, &before);
+                    self.push_move(Severity::Error, DiagnosticKind::Illegal(err), span, &before);
                     self.kill();
+                    return;
                 }
             },
-            Err(err) => {
+        };
+        let frame = self.top();
+        if keep_prev {
+            frame.prev.clone_from(&frame.pos);
+        }
+        frame.pos.play_unchecked(m);
+        if mainline {
+            self.mainline_played(span);
+        }
+        if self.options.lints {
+            self.move_lints(&token, m, span);
+        }
+    }
+
+    /// A null move (`--`) in the current line.
+    fn null_move(&mut self, mainline: bool, span: Span) {
+        let frame = self.top();
+        match null_move(&frame.pos) {
+            Some(next) => {
+                frame.prev = std::mem::replace(&mut frame.pos, next);
+                if mainline {
+                    let before = self.top().prev.clone();
+                    self.push_move(Severity::Warning, DiagnosticKind::NullMove, span, &before);
+                    self.mainline_played(span);
+                }
+            }
+            None => {
                 let before = frame.pos.clone();
-                self.push_move(Severity::Error, DiagnosticKind::Illegal(err), span, &before);
+                self.push_move(Severity::Error, DiagnosticKind::NullInCheck, span, &before);
                 self.kill();
             }
         }
