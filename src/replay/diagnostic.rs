@@ -121,6 +121,16 @@ pub enum DiagnosticKind {
     },
     /// `*` although the game is over on the board.
     UnknownResultOnFinishedBoard(Termination),
+    /// A mainline move after the game ended by rule (fivefold repetition
+    /// or the 75-move rule), reported at the first such move.
+    MovesAfterGameOver(Termination),
+    /// The `PlyCount` tag differs from the mainline's length.
+    PlyCountMismatch {
+        /// The tag's value.
+        tag: u32,
+        /// Plies in the mainline.
+        plies: u32,
+    },
 }
 
 impl DiagnosticKind {
@@ -128,7 +138,7 @@ impl DiagnosticKind {
     /// `illegal`, `ambiguous`, `null-in-check`, `null-move`, `bad-fen`,
     /// `setup-without-fen`, `unsupported-variant`, `lint`, `move-number`,
     /// `result-mismatch`, `missing-result`, `result-contradicts`,
-    /// `unknown-result`).
+    /// `unknown-result`, `moves-after-end`, `plycount`).
     pub const fn name(&self) -> &'static str {
         match self {
             DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_)) => "bad-move",
@@ -148,6 +158,8 @@ impl DiagnosticKind {
             DiagnosticKind::MissingResult => "missing-result",
             DiagnosticKind::ResultContradicts { .. } => "result-contradicts",
             DiagnosticKind::UnknownResultOnFinishedBoard(_) => "unknown-result",
+            DiagnosticKind::MovesAfterGameOver(_) => "moves-after-end",
+            DiagnosticKind::PlyCountMismatch { .. } => "plycount",
         }
     }
 
@@ -217,6 +229,19 @@ impl fmt::Display for DiagnosticKind {
             ),
             DiagnosticKind::UnknownResultOnFinishedBoard(termination) => {
                 write!(f, "result * but the game is over: {termination}")
+            }
+            DiagnosticKind::MovesAfterGameOver(termination) => {
+                let rule = match termination {
+                    Termination::SeventyFiveMoves => "the 75-move rule",
+                    _ => "fivefold repetition",
+                };
+                write!(
+                    f,
+                    "the game was already drawn by {rule} before this move (FIDE Laws since 2014)"
+                )
+            }
+            DiagnosticKind::PlyCountMismatch { tag, plies } => {
+                write!(f, "PlyCount tag says {tag} plies, the mainline has {plies}")
             }
         }
     }

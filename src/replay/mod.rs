@@ -203,6 +203,7 @@ struct Tags<'a> {
     setup: Option<&'a [u8]>,
     variant: Option<&'a [u8]>,
     result: Option<(&'a [u8], Span)>,
+    ply_count: Option<(&'a [u8], Span)>,
 }
 
 /// What a variant tag asks for.
@@ -282,6 +283,11 @@ struct Run<'r, 'a> {
     ready: bool,
     /// Told of every mainline position.
     on_ply: Option<&'r mut (dyn FnMut(MainlinePly<'_>) + 'r)>,
+    /// The mainline reached a position where the game is over by rule
+    /// (fivefold repetition, 75-move rule) and whether a move after it
+    /// has been reported.
+    over: Option<Termination>,
+    over_reported: bool,
 }
 
 impl Replayer {
@@ -343,6 +349,8 @@ impl Replayer {
             alphabet: LetterPolicy::Auto,
             keep_prev: true,
             on_ply,
+            over: None,
+            over_reported: false,
         };
         run.run();
         run.finish()
@@ -503,6 +511,7 @@ impl<'a> Run<'_, 'a> {
             b"SetUp" if tags.setup.is_none() => tags.setup = Some(value),
             b"Variant" if tags.variant.is_none() => tags.variant = Some(value),
             b"Result" if tags.result.is_none() => tags.result = Some((value, span)),
+            b"PlyCount" if tags.ply_count.is_none() => tags.ply_count = Some((value, span)),
             b"White" if self.replay.white.is_none() => self.replay.white = Some(value_span),
             b"Black" if self.replay.black.is_none() => self.replay.black = Some(value_span),
             _ => {}
@@ -694,6 +703,9 @@ impl<'a> Run<'_, 'a> {
             }
         };
         let mainline = self.stack.len() == 1;
+        if mainline && !self.over_reported {
+            self.moves_after_game_over(span);
+        }
         let keep_prev = self.keep_prev;
         let letters = self.letters(&token);
         let frame = self.top();
@@ -788,6 +800,33 @@ impl<'a> Run<'_, 'a> {
             self.history.clear();
         }
         self.history.push(pos.zobrist_key());
+        if self.over.is_none() {
+            // Bounded: after 150 plies without a capture or pawn move the
+            // 75-move rule ends the game and the history is not scanned.
+            if pos.halfmoves() >= 150 {
+                self.over = Some(Termination::SeventyFiveMoves);
+            } else if self.history.len() >= 17 && repetitions(self.history) >= 5 {
+                self.over = Some(Termination::FivefoldRepetition);
+            }
+        }
+    }
+
+    /// A mainline move after the game ended by rule: reported once. A
+    /// warning, not an error: both rules date from 2014 (FIDE Laws 9.6),
+    /// and older games legally went on.
+    #[cold]
+    fn moves_after_game_over(&mut self, span: Span) {
+        let Some(termination) = self.over else {
+            return;
+        };
+        self.over_reported = true;
+        let before = self.stack[0].pos.clone();
+        self.push_move(
+            Severity::Warning,
+            DiagnosticKind::MovesAfterGameOver(termination),
+            span,
+            &before,
+        );
     }
 
     fn open_variation(&mut self, open: Span) {
@@ -829,18 +868,7 @@ impl<'a> Run<'_, 'a> {
         if pos.halfmoves() >= 150 {
             return Termination::SeventyFiveMoves;
         }
-        let repetitions = match self.history.split_last() {
-            Some((last, earlier)) => {
-                1 + earlier
-                    .iter()
-                    .rev()
-                    .skip(1)
-                    .step_by(2)
-                    .filter(|k| *k == last)
-                    .count()
-            }
-            None => 1,
-        };
+        let repetitions = repetitions(self.history);
         if repetitions >= 5 {
             Termination::FivefoldRepetition
         } else if repetitions >= 3 {
@@ -862,6 +890,20 @@ impl<'a> Run<'_, 'a> {
         }
         let termination = self.termination(&main.pos);
         self.replay.termination = Some(termination);
+        if let Some((value, span)) = tags.ply_count {
+            let plies = self.replay.plies;
+            match std::str::from_utf8(value)
+                .ok()
+                .and_then(|v| v.trim().parse::<u32>().ok())
+            {
+                Some(tag) if tag != plies => self.push(
+                    Severity::Warning,
+                    DiagnosticKind::PlyCountMismatch { tag, plies },
+                    span,
+                ),
+                _ => {}
+            }
+        }
         let tag = self.replay.result_tag;
         let marker = self.replay.result_marker;
         let result_span = self.result_span;
@@ -932,6 +974,23 @@ impl<'a> Run<'_, 'a> {
 }
 
 /// Reads a `Result` tag value.
+/// How often the last position of `history` (keys since the last capture
+/// or pawn move) occurred, itself included.
+fn repetitions(history: &[u64]) -> usize {
+    match history.split_last() {
+        Some((last, earlier)) => {
+            1 + earlier
+                .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .filter(|k| *k == last)
+                .count()
+        }
+        None => 1,
+    }
+}
+
 fn outcome(value: &[u8]) -> Option<Outcome> {
     match value.trim_ascii() {
         b"1-0" => Some(Outcome::WhiteWins),
@@ -1093,6 +1152,51 @@ mod tests {
             assert_eq!(r.termination, Some(termination), "{text}");
             assert_eq!(kinds(&r), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn moves_after_a_game_over_by_rule_are_reported_once() {
+        // Fivefold after 8...Ng8 (the start position for the fifth time).
+        let fivefold = format!("{KNIGHTS_TWICE} 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8");
+        let r = run(&format!("{fivefold} 9. e4 e5 10. d4 1/2-1/2"));
+        assert_eq!(kinds(&r), ["moves-after-end"]);
+        let d = &r.diagnostics[0];
+        assert_eq!(d.severity, Severity::Warning);
+        assert_eq!(d.ply.map(|p| p.to_string()).as_deref(), Some("9."));
+        assert_eq!(
+            d.message(),
+            "the game was already drawn by fivefold repetition before this move (FIDE Laws since 2014)"
+        );
+        assert_eq!(r.termination, Some(Termination::Unfinished));
+        // Four times is not over: no warning.
+        let fourfold = format!("{KNIGHTS_TWICE} 5. Nf3 Nf6 6. Ng1 Ng8 7. e4 *");
+        assert_eq!(kinds(&run(&fourfold)), Vec::<&str>::new());
+        // The 75-move rule, reached after 60...Rh2 (150 half-moves).
+        let r = run("[FEN \"k7/8/8/8/8/8/r7/4K3 w - - 148 60\"]\n60. Kd1 Rh2 61. Kc1 1/2-1/2");
+        assert_eq!(kinds(&r), ["moves-after-end"]);
+        assert!(r.diagnostics[0].message().contains("75-move rule"));
+        assert_eq!(
+            r.diagnostics[0].ply.map(|p| p.to_string()).as_deref(),
+            Some("61.")
+        );
+        // A variation after the end is not a move of the game.
+        let r = run(&format!("{fivefold} (8... e5) 1/2-1/2"));
+        assert_eq!(kinds(&r), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn ply_count_tag_is_checked() {
+        let r = run("[PlyCount \"3\"]\n1. e4 e5 2. Nf3 *");
+        assert_eq!(kinds(&r), Vec::<&str>::new());
+        let r = run("[PlyCount \"4\"]\n1. e4 e5 2. Nf3 *");
+        assert_eq!(kinds(&r), ["plycount"]);
+        assert_eq!(
+            r.diagnostics[0].message(),
+            "PlyCount tag says 4 plies, the mainline has 3"
+        );
+        // Not a number: nothing to compare; an illegal game: no count.
+        assert_eq!(kinds(&run("[PlyCount \"?\"]\n1. e4 *")), Vec::<&str>::new());
+        assert_eq!(kinds(&run("[PlyCount \"9\"]\n1. e5 *")), ["illegal"]);
     }
 
     #[test]
