@@ -1,12 +1,11 @@
 //! `pgnkit convert`: games rewritten in another move notation.
 
-use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use pgnkit::convert::{PlayError, Played, PlayedLine, Required, play_game};
-use pgnkit::pgn::{GameInfo, LineIndex, TagSelection, WriteOptions, parse_game, write_game_with};
+use pgnkit::convert::{Converter, PgnOptions, PlayError, Required, play_game};
+use pgnkit::pgn::{GameInfo, LineIndex, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
@@ -164,6 +163,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         variations: !args.no_variations,
         nags: !args.no_nags,
     };
+    let pgn_options = PgnOptions {
+        style,
+        write: write_options,
+        letters: args.from.letters(),
+        required: args.from.required(),
+    };
     let options = ReplayOptions {
         letters: args.from.letters(),
         lints: false,
@@ -177,6 +182,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         };
         let mut done = Done::default();
         let mut replayer = PooledReplayer::take();
+        let mut converter = Converter::new();
         for item in items {
             let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
                 continue;
@@ -199,36 +205,20 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                 }
             }
             if let (false, Some(start)) = (errored, &start) {
-                let game = parse_game(&raw);
-                match play_game(&game, start, args.from.letters(), args.from.required()) {
-                    Ok(line) if args.to == To::Json => {
+                let converted = if args.to == To::Json {
+                    let game = parse_game(&raw);
+                    play_game(&game, start, args.from.letters(), args.from.required()).map(|line| {
                         let value =
                             json::game(info.number, &game, &line, &replay, start, args.fens);
                         let _ = serde_json::to_writer(&mut done.stdout, &value);
                         done.stdout.push(b'\n');
-                    }
-                    Ok(line) => {
-                        // Texts in the order written: the tree walk's order.
-                        let mut texts: Vec<(usize, Vec<u8>)> = Vec::new();
-                        collect(&line, style, &mut texts);
-                        let mut move_text =
-                            |node: &pgnkit::pgn::MoveNode<'_>| -> Cow<'static, [u8]> {
-                                match texts.binary_search_by_key(&node.span.start, |(at, _)| *at) {
-                                    Ok(i) => Cow::Owned(std::mem::take(&mut texts[i].1)),
-                                    Err(_) => Cow::Owned(node.text.to_vec()),
-                                }
-                            };
-                        let _ = write_game_with(
-                            &game,
-                            &mut done.stdout,
-                            &write_options,
-                            &mut move_text,
-                        );
-                    }
-                    Err(err) => {
-                        play_error(&ctx, info, source, &err, &mut done);
-                        errored = true;
-                    }
+                    })
+                } else {
+                    converter.write_pgn(&raw, start, &pgn_options, &mut done.stdout)
+                };
+                if let Err(err) = converted {
+                    play_error(&ctx, info, source, &err, &mut done);
+                    errored = true;
                 }
             }
             if errored && args.keep_invalid {
@@ -247,22 +237,6 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     } else {
         Exit::Ok
     })
-}
-
-/// The converted texts of a line and its variations, by token offset.
-/// Null moves are `--` in every notation: UCI's `0000` would read as a
-/// move number in PGN.
-fn collect(line: &PlayedLine<'_, '_>, style: Style, out: &mut Vec<(usize, Vec<u8>)>) {
-    for m in &line.moves {
-        let text = match m.played {
-            Played::Move(_) => m.text(style).into_bytes(),
-            Played::Null => b"--".to_vec(),
-        };
-        out.push((m.node.span.start, text));
-        for variation in &m.variations {
-            collect(variation, style, out);
-        }
-    }
 }
 
 /// A game written unchanged, then a blank line.
