@@ -560,6 +560,17 @@ fn json_of_every_corpus_game_parses_and_gives_the_game_back() {
     let path = temp_file("convert-json", "rebuilt.pgn", rebuilt.as_bytes());
     let back = pgnkit(&["convert", "--to", "san", path.to_str().unwrap()]);
     assert_eq!((back.code, back.stderr.as_str()), (0, ""));
+    // pgnkit reads its JSON back itself: the same games.
+    let from_json = pgnkit(&[
+        "convert",
+        "--from",
+        "json",
+        "--to",
+        "san",
+        json_path.to_str().unwrap(),
+    ]);
+    assert_eq!((from_json.code, from_json.stderr.as_str()), (0, ""));
+    assert_eq!(from_json.stdout, back.stdout);
     let mut compared = 0;
     for (got, expected) in back.stdout.lines().zip(san.stdout.lines()) {
         if !expected.contains('\u{fffd}') {
@@ -613,4 +624,37 @@ fn big_archives_round_trip() {
             assert!(back.stdout == san.stdout, "{file} {style}: outputs differ");
         }
     }
+}
+
+/// `--from json`: a game object round trip, and every bad line reported
+/// with its line and game number, the run going on.
+#[test]
+fn from_json_reads_games_back_and_reports_bad_lines() {
+    let json = pgnkit_in(&["convert", "--to", "json"], GAME);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let mut input = json.stdout.into_bytes();
+    input.extend_from_slice(
+        b"\n{\"tags\": [], \"moves\": [{\"san\": \"e4\"}, {\"san\": \"Ke3\"}], \"result\": \"*\"}\n\
+          not json\n\
+          {\"tags\": [[\"White\", 3]], \"moves\": []}\n\
+          {\"tags\": [], \"moves\": [{\"san\": \"e4\", \"nags\": [300]}]}\n\
+          {\"tags\": [], \"moves\": [{\"san\": \"d4\", \"comments\": [{\"text\": \"ok\"}]}], \"result\": \"1-0\"}\n",
+    );
+    let out = pgnkit_in(
+        &["convert", "--from", "json", "--to", "lan", "--no-tags"],
+        &input,
+    );
+    assert_eq!(
+        out.stdout,
+        "1. e2-e4 {open} 1... e7-e5 $1 2. Ng1-f3 (2. f2-f4 e5xf4 3. Bf1-c4 Qd8-h4+ 4.\n\
+         Ke1-f1) 2... Nb8-c6 3. Bf1-b5 a7-a6 4. O-O *\n\n1. d2-d4 {ok} 1-0\n\n"
+    );
+    assert_eq!(
+        out.stderr,
+        "<stdin>:3: error: game 2: Ke3: illegal move: no king can move to e3\n\
+         <stdin>:4: error: game 3: not a game object: expected ident at line 1 column 2\n\
+         <stdin>:5: error: game 4: not a game object: tags[0]: expected strings\n\
+         <stdin>:6: error: game 5: not a game object: moves[0].nags: 300 is not a NAG\n"
+    );
+    assert_eq!(out.code, 1);
 }

@@ -41,7 +41,8 @@ pub struct ConvertArgs {
     /// SAN, long algebraic, UCI, English or German letters), or one
     /// notation that every move must be written in (a move written
     /// otherwise is an error of its game): san, lan, uci, de (SAN with
-    /// German letters; B is a pawn).
+    /// German letters; B is a pawn); or json (the JSON lines --to json
+    /// writes, read back as games).
     #[arg(long, value_enum, default_value_t)]
     from: From,
     /// Give pawns a letter too (`Pe2-e4`, German `Be2-e4`).
@@ -118,13 +119,15 @@ enum From {
     Uci,
     /// SAN, German letters.
     De,
+    /// JSON lines as `--to json` writes them (one game object per line).
+    Json,
 }
 
 impl From {
     fn letters(self) -> LetterPolicy {
         match self {
             From::Auto | From::Lan | From::Uci => LetterPolicy::Auto,
-            From::San => LetterPolicy::English,
+            From::San | From::Json => LetterPolicy::English,
             From::De => LetterPolicy::German,
         }
     }
@@ -132,7 +135,7 @@ impl From {
     fn required(self) -> Option<Required> {
         match self {
             From::Auto => None,
-            From::San | From::De => Some(Required::San),
+            From::San | From::De | From::Json => Some(Required::San),
             From::Lan => Some(Required::Long),
             From::Uci => Some(Required::Uci),
         }
@@ -174,6 +177,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         lints: false,
     };
     let mut out = Output::open(args.output.as_deref(), &args.files)?;
+    if args.from == From::Json {
+        let errors = from_json(args, &pgn_options, &options, &mut out)?;
+        out.finish()?;
+        return Ok(if errors { Exit::Errors } else { Exit::Ok });
+    }
     let work = |path: &str, text: &[u8], items: &[Item]| {
         let ctx = Context {
             path,
@@ -237,6 +245,112 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// `--from json`: each line of the inputs is a game object as `--to json`
+/// writes it; it is rebuilt as PGN, replayed and converted like a game
+/// read from PGN, sequentially. A line that is not a game object, or a
+/// game that is not valid, is reported (`path:line: error: …`) and
+/// skipped. Returns whether any was.
+fn from_json(
+    args: &ConvertArgs,
+    pgn_options: &PgnOptions,
+    options: &ReplayOptions,
+    out: &mut Output,
+) -> anyhow::Result<bool> {
+    let stdin = [PathBuf::from("-")];
+    let files = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    let mut errors = false;
+    let mut replayer = pgnkit::replay::Replayer::new();
+    let mut converter = Converter::new();
+    let mut buf = Vec::new();
+    let mut text = Vec::new();
+    for file in files {
+        let shown = if file.as_os_str() == "-" {
+            "<stdin>".to_string()
+        } else {
+            file.display().to_string()
+        };
+        let mut input = std::io::BufReader::new(pgnkit::input::open(file)?);
+        let mut number = 0u64;
+        for line_number in 1u64.. {
+            text.clear();
+            if std::io::BufRead::read_until(&mut input, b'\n', &mut text)? == 0 {
+                break;
+            }
+            if text.trim_ascii().is_empty() {
+                continue;
+            }
+            number += 1;
+            let report = |message: &dyn std::fmt::Display| {
+                eprintln!("{shown}:{line_number}: error: game {number}: {message}");
+            };
+            let pgn = match serde_json::from_slice::<serde_json::Value>(&text)
+                .map_err(anyhow::Error::from)
+                .and_then(|v| json::pgn_of_game(&v))
+            {
+                Ok(pgn) => pgn,
+                Err(err) => {
+                    report(&format_args!("not a game object: {err}"));
+                    errors = true;
+                    continue;
+                }
+            };
+            let raw = pgnkit::pgn::RawGame {
+                number,
+                ..pgnkit::pgn::RawGame::from_bytes(pgn.as_bytes())
+            };
+            let mut start = None;
+            let replay = replayer.replay_with(&raw, options, &mut |p: MainlinePly<'_>| {
+                if p.ply == 0 {
+                    start = Some(p.position.clone());
+                }
+            });
+            let first_error = replay
+                .diagnostics
+                .iter()
+                .find(|d| d.severity != Severity::Warning);
+            let (Status::Valid, Some(start)) = (replay.status, start) else {
+                match first_error {
+                    Some(d) if d.span.end > d.span.start => report(&format_args!(
+                        "{}: {}",
+                        encoding::decode(d.span.slice(raw.bytes)),
+                        d.kind
+                    )),
+                    Some(d) => report(&format_args!("{}", d.kind)),
+                    None => report(&"the game cannot be replayed"),
+                }
+                errors = true;
+                continue;
+            };
+            buf.clear();
+            let converted = if args.to == To::Json {
+                let game = parse_game(&raw);
+                play_game(&game, &start, pgn_options.letters, pgn_options.required).map(|line| {
+                    let value = json::game(number, &game, &line, &replay, &start, args.fens);
+                    let _ = serde_json::to_writer(&mut buf, &value);
+                    buf.push(b'\n');
+                })
+            } else {
+                converter.write_pgn(&raw, &start, pgn_options, &mut buf)
+            };
+            match converted {
+                Ok(()) => out.write_all(&buf)?,
+                Err(err) => {
+                    report(&format_args!(
+                        "{}: {err}",
+                        encoding::decode(err.span.slice(raw.bytes))
+                    ));
+                    errors = true;
+                }
+            }
+        }
+    }
+    Ok(errors)
 }
 
 /// A game written unchanged, then a blank line.
