@@ -213,13 +213,13 @@ impl Player {
                 Resolved::Null if pos.is_check() => return Err(error(PlayErrorKind::NullInCheck)),
                 Resolved::Null => Played::Null,
             };
-            if let (Some(required), Played::Move(_)) = (self.required, played) {
-                if !required.accepts(token.notation) {
-                    return Err(error(PlayErrorKind::Notation {
-                        expected: required.name(),
-                        found: notation_name(token.notation),
-                    }));
-                }
+            if let (Some(required), Played::Move(_)) = (self.required, played)
+                && !required.accepts(token.notation)
+            {
+                return Err(error(PlayErrorKind::Notation {
+                    expected: required.name(),
+                    found: notation_name(token.notation),
+                }));
             }
             let mut variations = Vec::with_capacity(node.variations.len());
             for variation in &node.variations {
@@ -425,11 +425,11 @@ impl<'a> Walk<'_, 'a> {
         if memchr::memchr(0, source).is_some() {
             return Err(StreamError::Layout(Span::default()));
         }
-        let mut tokens = Tokens::new(source);
+        let tokens = Tokens::new(source);
         let mut tags = Vec::new();
         let mut result = None;
         let mut started = false;
-        while let Some(token) = tokens.next() {
+        for token in tokens {
             let span = token.span;
             let layout = Err(StreamError::Layout(span));
             if let TokenKind::Tag { name, value } = token.kind {
@@ -593,13 +593,13 @@ impl<'a> Walk<'_, 'a> {
             Ok(Resolved::Null) => Played::Null,
             Err(e) => return Err(error(PlayErrorKind::Illegal(e))),
         };
-        if let (Some(required), Played::Move(_)) = (self.options.required, played) {
-            if !required.accepts(token.notation) {
-                return Err(error(PlayErrorKind::Notation {
-                    expected: required.name(),
-                    found: notation_name(token.notation),
-                }));
-            }
+        if let (Some(required), Played::Move(_)) = (self.options.required, played)
+            && !required.accepts(token.notation)
+        {
+            return Err(error(PlayErrorKind::Notation {
+                expected: required.name(),
+                found: notation_name(token.notation),
+            }));
         }
         let muted = self.top().muted;
         let before_written = self.flush_pending(muted, w);

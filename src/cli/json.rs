@@ -155,31 +155,6 @@ fn clock(text: &str) -> Option<f64> {
     Some(seconds)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clock_and_eval_commands() {
-        assert_eq!(
-            commands("x [%clk 1:02:03] [%eval -0.5,20] y"),
-            [("clk", "1:02:03"), ("eval", "-0.5,20")]
-        );
-        assert_eq!(clock("1:02:03.5"), Some(3723.5));
-        assert_eq!(clock("0:59"), Some(59.0));
-        assert_eq!(clock("x"), None);
-        let c = Comment {
-            text: b" [%eval #-3] [%clk 0:00:10] ",
-            kind: CommentKind::Brace,
-            span: Default::default(),
-        };
-        assert_eq!(
-            comment(&c),
-            json!({"text": " [%eval #-3] [%clk 0:00:10] ", "mate": -3, "clk": 10.0})
-        );
-    }
-}
-
 /// The PGN text of one game object as `--to json` writes it (`convert
 /// --from json`): tags in order, the mainline's `san` moves with their
 /// NAGs, draw offers, comments and variations, the result.
@@ -301,4 +276,29 @@ fn line_of(out: &mut String, moves: &[Value], at: &str) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_and_eval_commands() {
+        assert_eq!(
+            commands("x [%clk 1:02:03] [%eval -0.5,20] y"),
+            [("clk", "1:02:03"), ("eval", "-0.5,20")]
+        );
+        assert_eq!(clock("1:02:03.5"), Some(3723.5));
+        assert_eq!(clock("0:59"), Some(59.0));
+        assert_eq!(clock("x"), None);
+        let c = Comment {
+            text: b" [%eval #-3] [%clk 0:00:10] ",
+            kind: CommentKind::Brace,
+            span: Default::default(),
+        };
+        assert_eq!(
+            comment(&c),
+            json!({"text": " [%eval #-3] [%clk 0:00:10] ", "mate": -3, "clk": 10.0})
+        );
+    }
 }

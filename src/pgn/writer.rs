@@ -224,7 +224,7 @@ fn emit<'f>(
 /// ```
 /// use pgnkit::pgn::MovetextWriter;
 /// let mut out = Vec::new();
-/// let mut w = MovetextWriter::new(&mut out, 12);
+/// let mut w = MovetextWriter::new(&mut out, 80);
 /// w.number(0, true);
 /// w.token(b"e4");
 /// w.number(1, false);
@@ -234,7 +234,7 @@ fn emit<'f>(
 /// w.token(b"c5");
 /// w.close_variation();
 /// w.finish("*");
-/// assert_eq!(out, b"1. e4 e5\n(1... c5) *\n\n");
+/// assert_eq!(out, b"1. e4 e5 (1... c5) *\n\n");
 /// ```
 #[derive(Debug)]
 pub struct MovetextWriter<'o> {
