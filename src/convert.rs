@@ -97,6 +97,13 @@ pub enum PlayErrorKind {
     /// A null move while in check.
     #[error("null move while in check")]
     NullInCheck,
+    /// The game has more moves (mainline and variations) than a game tree
+    /// may hold ([`check_tree_budget`]).
+    #[error("more than {limit} moves (mainline and variations): too many to build the game's tree")]
+    TooManyMoves {
+        /// The bound.
+        limit: usize,
+    },
     /// The move is written in another notation than the one required.
     #[error("move written in {found}, expected {expected}")]
     Notation {
@@ -115,6 +122,48 @@ pub struct PlayError {
     pub kind: PlayErrorKind,
     /// The move token.
     pub span: Span,
+}
+
+/// The most moves (mainline and variations) a game may have where its tree
+/// is built ([`parse_game`] then [`play_game`]: `convert --to json`, and
+/// [`Converter::write_pgn`]'s tree fallback). The tree takes a few hundred
+/// bytes per move (the node, and the position it was played in), so this
+/// bounds it at about 100 MiB; a hostile 256 MiB single game would
+/// otherwise need tens of GiB. Real games have at most a few thousand.
+pub const MAX_TREE_MOVES: usize = 250_000;
+
+/// Checks, in one pass over the game's tokens without allocating, that a
+/// game has at most `limit` move tokens (mainline and variations): call it
+/// before building the game's tree.
+///
+/// # Errors
+/// [`PlayErrorKind::TooManyMoves`], at the first move beyond the limit.
+///
+/// # Examples
+/// ```
+/// use pgnkit::convert::{PlayErrorKind, check_tree_budget};
+/// use pgnkit::pgn::{RawGame, Span};
+///
+/// let raw = RawGame::from_bytes(b"1. e4 (1. d4 d5) e5 *");
+/// assert!(check_tree_budget(&raw, 4).is_ok());
+/// let err = check_tree_budget(&raw, 3).unwrap_err();
+/// assert_eq!(err.kind, PlayErrorKind::TooManyMoves { limit: 3 });
+/// assert_eq!(err.span, Span::new(17, 19));
+/// ```
+pub fn check_tree_budget(raw: &RawGame<'_>, limit: usize) -> Result<(), PlayError> {
+    let mut moves = 0usize;
+    for token in Tokens::new(raw.bytes) {
+        if let TokenKind::Move(_) = token.kind {
+            moves += 1;
+            if moves > limit {
+                return Err(PlayError {
+                    kind: PlayErrorKind::TooManyMoves { limit },
+                    span: token.span,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The notation every move must be written in (`--from`).
@@ -360,7 +409,10 @@ impl Converter {
         match self.write_pgn_streaming(raw, start, options, out) {
             Ok(()) => Ok(()),
             Err(StreamError::Play(err)) => Err(err),
-            Err(StreamError::Layout(_)) => write_pgn_tree(&parse_game(raw), start, options, out),
+            Err(StreamError::Layout(_)) => {
+                check_tree_budget(raw, MAX_TREE_MOVES)?;
+                write_pgn_tree(&parse_game(raw), start, options, out)
+            }
         }
     }
 

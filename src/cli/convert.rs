@@ -4,7 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use pgnkit::convert::{Converter, PgnOptions, PlayError, Required, play_game};
+use pgnkit::convert::{
+    Converter, MAX_TREE_MOVES, PgnOptions, PlayError, Required, check_tree_budget, play_game,
+};
 use pgnkit::pgn::{GameInfo, LineIndex, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
@@ -214,12 +216,22 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
             }
             if let (false, Some(start)) = (errored, &start) {
                 let converted = if args.to == To::Json {
-                    let game = parse_game(&raw);
-                    play_game(&game, start, args.from.letters(), args.from.required()).map(|line| {
-                        let value =
-                            json::game(info.number, &game, &line, &replay, start, args.fens);
-                        let _ = serde_json::to_writer(&mut done.stdout, &value);
-                        done.stdout.push(b'\n');
+                    check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
+                        let game = parse_game(&raw);
+                        play_game(&game, start, args.from.letters(), args.from.required()).map(
+                            |line| {
+                                let value = json::game(
+                                    info.number,
+                                    &game,
+                                    &line,
+                                    &replay,
+                                    start,
+                                    args.fens,
+                                );
+                                let _ = serde_json::to_writer(&mut done.stdout, &value);
+                                done.stdout.push(b'\n');
+                            },
+                        )
                     })
                 } else {
                     converter.write_pgn(&raw, start, &pgn_options, &mut done.stdout)
@@ -329,11 +341,16 @@ fn from_json(
             };
             buf.clear();
             let converted = if args.to == To::Json {
-                let game = parse_game(&raw);
-                play_game(&game, &start, pgn_options.letters, pgn_options.required).map(|line| {
-                    let value = json::game(number, &game, &line, &replay, &start, args.fens);
-                    let _ = serde_json::to_writer(&mut buf, &value);
-                    buf.push(b'\n');
+                check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
+                    let game = parse_game(&raw);
+                    play_game(&game, &start, pgn_options.letters, pgn_options.required).map(
+                        |line| {
+                            let value =
+                                json::game(number, &game, &line, &replay, &start, args.fens);
+                            let _ = serde_json::to_writer(&mut buf, &value);
+                            buf.push(b'\n');
+                        },
+                    )
                 })
             } else {
                 converter.write_pgn(&raw, &start, pgn_options, &mut buf)
