@@ -21,9 +21,16 @@
 //! # Ok::<_, pgnkit::convert::PlayError>(())
 //! ```
 
+use std::borrow::Cow;
+
 use crate::moves::Move;
-use crate::notation::{LetterPolicy, Notation, ParseMoveTokenError, ResolveError, Resolved, Style};
-use crate::pgn::{Game, Line, MoveNode, Span};
+use crate::notation::{
+    LetterPolicy, MoveToken, Notation, ParseMoveTokenError, ResolveError, Resolved, Style,
+};
+use crate::pgn::{
+    CommentKind, Game, Line, MoveNode, MovetextWriter, Outcome, RawGame, Span, Tag, TokenKind,
+    Tokens, WriteOptions, parse_game, result_text, start_ply, write_game_with, write_tags,
+};
 use crate::position::Position;
 
 /// What a move node did on the board.
@@ -90,6 +97,13 @@ pub enum PlayErrorKind {
     /// A null move while in check.
     #[error("null move while in check")]
     NullInCheck,
+    /// The game has more moves (mainline and variations) than a game tree
+    /// may hold ([`check_tree_budget`]).
+    #[error("more than {limit} moves (mainline and variations): too many to build the game's tree")]
+    TooManyMoves {
+        /// The bound.
+        limit: usize,
+    },
     /// The move is written in another notation than the one required.
     #[error("move written in {found}, expected {expected}")]
     Notation {
@@ -110,6 +124,48 @@ pub struct PlayError {
     pub span: Span,
 }
 
+/// The most moves (mainline and variations) a game may have where its tree
+/// is built ([`parse_game`] then [`play_game`]: `convert --to json`, and
+/// [`Converter::write_pgn`]'s tree fallback). The tree takes a few hundred
+/// bytes per move (the node, and the position it was played in), so this
+/// bounds it at about 100 MiB; a hostile 256 MiB single game would
+/// otherwise need tens of GiB. Real games have at most a few thousand.
+pub const MAX_TREE_MOVES: usize = 250_000;
+
+/// Checks, in one pass over the game's tokens without allocating, that a
+/// game has at most `limit` move tokens (mainline and variations): call it
+/// before building the game's tree.
+///
+/// # Errors
+/// [`PlayErrorKind::TooManyMoves`], at the first move beyond the limit.
+///
+/// # Examples
+/// ```
+/// use pgnkit::convert::{PlayErrorKind, check_tree_budget};
+/// use pgnkit::pgn::{RawGame, Span};
+///
+/// let raw = RawGame::from_bytes(b"1. e4 (1. d4 d5) e5 *");
+/// assert!(check_tree_budget(&raw, 4).is_ok());
+/// let err = check_tree_budget(&raw, 3).unwrap_err();
+/// assert_eq!(err.kind, PlayErrorKind::TooManyMoves { limit: 3 });
+/// assert_eq!(err.span, Span::new(17, 19));
+/// ```
+pub fn check_tree_budget(raw: &RawGame<'_>, limit: usize) -> Result<(), PlayError> {
+    let mut moves = 0usize;
+    for token in Tokens::new(raw.bytes) {
+        if let TokenKind::Move(_) = token.kind {
+            moves += 1;
+            if moves > limit {
+                return Err(PlayError {
+                    kind: PlayErrorKind::TooManyMoves { limit },
+                    span: token.span,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The notation every move must be written in (`--from`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Required {
@@ -122,6 +178,15 @@ pub enum Required {
 }
 
 impl Required {
+    const fn accepts(self, notation: Notation) -> bool {
+        matches!(
+            (self, notation),
+            (Required::San, Notation::San)
+                | (Required::Long, Notation::Long)
+                | (Required::Uci, Notation::Uci)
+        )
+    }
+
     const fn name(self) -> &'static str {
         match self {
             Required::San => "short algebraic",
@@ -197,19 +262,13 @@ impl Player {
                 Resolved::Null if pos.is_check() => return Err(error(PlayErrorKind::NullInCheck)),
                 Resolved::Null => Played::Null,
             };
-            if let (Some(required), Played::Move(_)) = (self.required, played) {
-                let ok = matches!(
-                    (required, token.notation),
-                    (Required::San, Notation::San)
-                        | (Required::Long, Notation::Long)
-                        | (Required::Uci, Notation::Uci)
-                );
-                if !ok {
-                    return Err(error(PlayErrorKind::Notation {
-                        expected: required.name(),
-                        found: notation_name(token.notation),
-                    }));
-                }
+            if let (Some(required), Played::Move(_)) = (self.required, played)
+                && !required.accepts(token.notation)
+            {
+                return Err(error(PlayErrorKind::Notation {
+                    expected: required.name(),
+                    found: notation_name(token.notation),
+                }));
             }
             let mut variations = Vec::with_capacity(node.variations.len());
             for variation in &node.variations {
@@ -228,6 +287,447 @@ impl Player {
             });
         }
         Ok(PlayedLine { line, moves })
+    }
+}
+
+/// How [`Converter::write_pgn`] reads and writes a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PgnOptions {
+    /// The notation the moves are written in.
+    pub style: Style,
+    /// Export format options (tags, comments, NAGs, variations, width).
+    pub write: WriteOptions,
+    /// How to read piece letters ([`play_game`]).
+    pub letters: LetterPolicy,
+    /// The notation every move must be written in, if any ([`play_game`]).
+    pub required: Option<Required>,
+}
+
+/// Why the streaming converter ([`Converter::write_pgn_streaming`]) did
+/// not write a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StreamError {
+    /// A move could not be played.
+    #[error("{0}")]
+    Play(PlayError),
+    /// Export format writes something at another place than the input has
+    /// it (a NAG or draw offer after a comment or variation of its move,
+    /// which export format writes right after the move), or the game has a
+    /// syntax error: written in order, the output would differ from the
+    /// tree writer's. The span is the token.
+    #[error("the game needs the tree writer")]
+    Layout(Span),
+}
+
+/// One line being converted: the mainline or an open variation.
+#[derive(Debug, Clone)]
+struct Frame {
+    /// The position after the line's last move.
+    pos: Position,
+    /// The position before it (where a variation opened now starts).
+    prev: Position,
+    /// The ply of the line's next move, counted as move numbers count.
+    next_ply: u64,
+    /// Whether the line has a move yet.
+    has_move: bool,
+    /// Whether the next move number takes `...` (start of line, after a
+    /// comment or variation written).
+    interrupted: bool,
+    /// Whether the last move has a variation (comments go to the next
+    /// move then, not to this one).
+    varied: bool,
+    /// Whether a comment or variation was written after the last move.
+    written_after: bool,
+    /// Whether the last move has a draw offer.
+    draw_offer: bool,
+    /// Nothing of this line is written (a variation with `--no-variations`).
+    muted: bool,
+}
+
+/// The PGN converter, with buffers kept from game to game.
+///
+/// [`Converter::write_pgn`] writes a game in export format with its moves
+/// in another notation in one walk over its tokens: each move (mainline
+/// and variations, positions kept on a stack) is resolved, converted and
+/// written as it is read, without building the game's tree. Its output is
+/// byte for byte that of [`write_pgn_tree`] (which builds the tree).
+///
+/// # Examples
+/// ```
+/// use pgnkit::convert::{Converter, PgnOptions};
+/// use pgnkit::pgn::{RawGame, TagSelection, WriteOptions};
+/// use pgnkit::{LetterPolicy, Position, Style};
+///
+/// let options = PgnOptions {
+///     style: Style::DE_LAN,
+///     write: WriteOptions { tags: TagSelection::None, ..WriteOptions::default() },
+///     letters: LetterPolicy::Auto,
+///     required: None,
+/// };
+/// let raw = RawGame::from_bytes(b"1. e4 {best} (1. Nf3 $1 d5) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0");
+/// let mut out = Vec::new();
+/// Converter::new().write_pgn(&raw, &Position::startpos(), &options, &mut out)?;
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "1. e2-e4 {best} (1. Sg1-f3 $1 d7-d5) 1... e7-e5 2. Dd1-h5 Sb8-c6 3. Lf1-c4\n\
+///      Sg8-f6 4. Dh5xf7# 1-0\n\n"
+/// );
+/// # Ok::<_, pgnkit::convert::PlayError>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct Converter {
+    stack: Vec<Frame>,
+    /// Comments waiting for the next move (or the end of their line):
+    /// offset, length, kind.
+    pending: Vec<(usize, usize, CommentKind)>,
+    movetext: Vec<u8>,
+}
+
+impl Converter {
+    /// A converter with empty buffers.
+    pub fn new() -> Converter {
+        Converter::default()
+    }
+
+    /// Writes one game to `out` in export format, its moves converted to
+    /// `options.style`, playing them from `start`. The streaming walk does
+    /// the work; the few games it cannot lay out in order are written
+    /// through the tree ([`write_pgn_tree`]), with the same result. On an
+    /// error nothing is written.
+    ///
+    /// # Errors
+    /// The first move (in the order written) that cannot be played, as
+    /// [`play_game`] reports it.
+    pub fn write_pgn(
+        &mut self,
+        raw: &RawGame<'_>,
+        start: &Position,
+        options: &PgnOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), PlayError> {
+        match self.write_pgn_streaming(raw, start, options, out) {
+            Ok(()) => Ok(()),
+            Err(StreamError::Play(err)) => Err(err),
+            Err(StreamError::Layout(_)) => {
+                check_tree_budget(raw, MAX_TREE_MOVES)?;
+                write_pgn_tree(&parse_game(raw), start, options, out)
+            }
+        }
+    }
+
+    /// The streaming walk of [`Converter::write_pgn`], without the tree
+    /// fallback. On an error nothing is written.
+    ///
+    /// # Errors
+    /// [`StreamError::Play`]: a move that cannot be played;
+    /// [`StreamError::Layout`]: the game needs the tree writer.
+    pub fn write_pgn_streaming(
+        &mut self,
+        raw: &RawGame<'_>,
+        start: &Position,
+        options: &PgnOptions,
+        out: &mut Vec<u8>,
+    ) -> Result<(), StreamError> {
+        let source = raw.bytes;
+        let mut walk = Walk {
+            source,
+            options,
+            stack: &mut self.stack,
+            pending: &mut self.pending,
+            alphabet: LetterPolicy::Auto,
+            keep_prev: memchr::memchr(b'(', source).is_some(),
+        };
+        walk.stack.clear();
+        walk.pending.clear();
+        self.movetext.clear();
+        let mut w = MovetextWriter::new(&mut self.movetext, options.write.width);
+        let (tags, result) = walk.run(start, &mut w)?;
+        w.finish(result_text(&tags, result));
+        write_tags(&tags, result, options.write.tags, out);
+        out.extend_from_slice(&self.movetext);
+        Ok(())
+    }
+}
+
+/// One game's walk.
+struct Walk<'c, 'a> {
+    source: &'a [u8],
+    options: &'c PgnOptions,
+    stack: &'c mut Vec<Frame>,
+    pending: &'c mut Vec<(usize, usize, CommentKind)>,
+    alphabet: LetterPolicy,
+    /// Whether each line keeps the position before its last move (only a
+    /// game with a variation needs it).
+    keep_prev: bool,
+}
+
+impl<'a> Walk<'_, 'a> {
+    fn top(&mut self) -> &mut Frame {
+        let last = self.stack.len() - 1;
+        &mut self.stack[last]
+    }
+
+    fn run(
+        &mut self,
+        start: &Position,
+        w: &mut MovetextWriter<'_>,
+    ) -> Result<(Vec<Tag<'a>>, Option<Outcome>), StreamError> {
+        let source = self.source;
+        if memchr::memchr(0, source).is_some() {
+            return Err(StreamError::Layout(Span::default()));
+        }
+        let tokens = Tokens::new(source);
+        let mut tags = Vec::new();
+        let mut result = None;
+        let mut started = false;
+        for token in tokens {
+            let span = token.span;
+            let layout = Err(StreamError::Layout(span));
+            if let TokenKind::Tag { name, value } = token.kind {
+                if started {
+                    return layout;
+                }
+                tags.push(Tag { name, value, span });
+                continue;
+            }
+            if !started {
+                started = true;
+                self.stack.push(Frame {
+                    pos: start.clone(),
+                    prev: start.clone(),
+                    next_ply: start_ply(&tags),
+                    has_move: false,
+                    interrupted: true,
+                    varied: false,
+                    written_after: false,
+                    draw_offer: false,
+                    muted: false,
+                });
+            }
+            let options = &self.options.write;
+            match token.kind {
+                TokenKind::Tag { .. } | TokenKind::Error(_) => return layout,
+                TokenKind::MoveNumber(_) | TokenKind::EpMark => {}
+                TokenKind::Move(text) => self.play(text, span, w)?,
+                TokenKind::Comment(text) | TokenKind::LineComment(text) => {
+                    let kind = match token.kind {
+                        TokenKind::Comment(_) => CommentKind::Brace,
+                        _ => CommentKind::Line,
+                    };
+                    let pending_empty = self.pending.is_empty();
+                    let frame = self.top();
+                    if frame.has_move && !frame.varied && pending_empty {
+                        if !frame.muted && options.comments {
+                            frame.interrupted = true;
+                            frame.written_after = true;
+                            w.comment(text, kind);
+                        }
+                    } else {
+                        let at = offset_in(source, text);
+                        self.pending.push((at, text.len(), kind));
+                    }
+                }
+                TokenKind::Nag(nag) => {
+                    let frame = self.top();
+                    if !frame.has_move {
+                        return layout;
+                    }
+                    if !frame.muted && options.nags {
+                        if frame.written_after || frame.draw_offer {
+                            return layout;
+                        }
+                        w.nag(nag);
+                    }
+                }
+                TokenKind::DrawOffer => {
+                    let frame = self.top();
+                    if !frame.has_move {
+                        return layout;
+                    }
+                    if !frame.draw_offer {
+                        frame.draw_offer = true;
+                        if !frame.muted && options.nags {
+                            if frame.written_after {
+                                return layout;
+                            }
+                            w.token(b"(=)");
+                        }
+                    }
+                }
+                TokenKind::StartVariation => {
+                    if !self.keep_prev || self.stack.len() > crate::replay::MAX_DEPTH {
+                        return layout;
+                    }
+                    let frame = self.top();
+                    if !frame.has_move {
+                        return layout;
+                    }
+                    frame.varied = true;
+                    let written = !frame.muted && options.variations;
+                    if written {
+                        frame.interrupted = true;
+                        frame.written_after = true;
+                        w.open_variation();
+                    }
+                    let child = Frame {
+                        pos: frame.prev.clone(),
+                        prev: frame.prev.clone(),
+                        next_ply: frame.next_ply - 1,
+                        has_move: false,
+                        interrupted: true,
+                        varied: false,
+                        written_after: false,
+                        draw_offer: false,
+                        muted: !written,
+                    };
+                    self.stack.push(child);
+                }
+                TokenKind::EndVariation => {
+                    if self.stack.len() < 2 {
+                        return layout;
+                    }
+                    let muted = self.top().muted;
+                    self.flush_pending(muted, w);
+                    if !muted {
+                        w.close_variation();
+                    }
+                    self.stack.pop();
+                }
+                TokenKind::Result(outcome) => {
+                    if self.stack.len() > 1 || result.is_some() {
+                        return layout;
+                    }
+                    result = Some(outcome);
+                }
+            }
+        }
+        if self.stack.len() > 1 {
+            return Err(StreamError::Layout(Span::new(source.len(), source.len())));
+        }
+        self.flush_pending(false, w);
+        Ok((tags, result))
+    }
+
+    /// Writes the comments waiting for a move (unless `muted`); whether
+    /// any was written.
+    fn flush_pending(&mut self, muted: bool, w: &mut MovetextWriter<'_>) -> bool {
+        let write = !muted && self.options.write.comments && !self.pending.is_empty();
+        if write {
+            for &(at, len, kind) in self.pending.iter() {
+                w.comment(&self.source[at..at + len], kind);
+            }
+        }
+        self.pending.clear();
+        write
+    }
+
+    fn play(
+        &mut self,
+        text: &'a [u8],
+        span: Span,
+        w: &mut MovetextWriter<'_>,
+    ) -> Result<(), StreamError> {
+        let error = |kind| StreamError::Play(PlayError { kind, span });
+        let token = MoveToken::parse(text).map_err(|e| error(PlayErrorKind::Parse(e)))?;
+        let letters = if self.options.letters == LetterPolicy::Auto {
+            self.alphabet = self.alphabet.settle(token.letters);
+            self.alphabet
+        } else {
+            self.options.letters
+        };
+        let frame = self.top();
+        let played = match token.resolve(&frame.pos, letters) {
+            Ok(Resolved::Move(m)) => Played::Move(m),
+            Ok(Resolved::Null) if frame.pos.is_check() => {
+                return Err(error(PlayErrorKind::NullInCheck));
+            }
+            Ok(Resolved::Null) => Played::Null,
+            Err(e) => return Err(error(PlayErrorKind::Illegal(e))),
+        };
+        if let (Some(required), Played::Move(_)) = (self.options.required, played)
+            && !required.accepts(token.notation)
+        {
+            return Err(error(PlayErrorKind::Notation {
+                expected: required.name(),
+                found: notation_name(token.notation),
+            }));
+        }
+        let muted = self.top().muted;
+        let before_written = self.flush_pending(muted, w);
+        let style = self.options.style;
+        let keep_prev = self.keep_prev;
+        let frame = self.top();
+        if !muted {
+            w.number(frame.next_ply, frame.interrupted || before_written);
+            match played {
+                Played::Move(m) => w.token(style.text(&frame.pos, m).as_bytes()),
+                Played::Null => w.token(b"--"),
+            }
+        }
+        if keep_prev {
+            frame.prev.clone_from(&frame.pos);
+        }
+        match played {
+            Played::Move(m) => frame.pos.play_unchecked(m),
+            Played::Null => frame.pos.play_null(),
+        }
+        frame.next_ply += 1;
+        frame.has_move = true;
+        frame.interrupted = false;
+        frame.varied = false;
+        frame.written_after = false;
+        frame.draw_offer = false;
+        Ok(())
+    }
+}
+
+/// The offset of `part` inside `whole`, when it is a sub-slice.
+fn offset_in(whole: &[u8], part: &[u8]) -> usize {
+    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
+}
+
+/// Writes a game in export format with its moves in `options.style`, from
+/// its tree: [`play_game`], then [`write_game_with`]. What
+/// [`Converter::write_pgn`] falls back to; it writes the same bytes. On an
+/// error nothing is written.
+///
+/// # Errors
+/// The first move that cannot be played ([`play_game`]).
+pub fn write_pgn_tree(
+    game: &Game<'_>,
+    start: &Position,
+    options: &PgnOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), PlayError> {
+    let line = play_game(game, start, options.letters, options.required)?;
+    // Texts in the order written: the tree walk's order.
+    let mut texts: Vec<(usize, Vec<u8>)> = Vec::new();
+    collect(&line, options.style, &mut texts);
+    let mut move_text = |node: &MoveNode<'_>| -> Cow<'static, [u8]> {
+        match texts.binary_search_by_key(&node.span.start, |(at, _)| *at) {
+            Ok(i) => Cow::Owned(std::mem::take(&mut texts[i].1)),
+            Err(_) => Cow::Owned(node.text.to_vec()),
+        }
+    };
+    // Writing to a Vec cannot fail.
+    let _ = write_game_with(game, out, &options.write, &mut move_text);
+    Ok(())
+}
+
+/// The converted texts of a line and its variations, by token offset.
+/// Null moves are `--` in every notation: UCI's `0000` would read as a
+/// move number in PGN.
+fn collect(line: &PlayedLine<'_, '_>, style: Style, out: &mut Vec<(usize, Vec<u8>)>) {
+    for m in &line.moves {
+        let text = match m.played {
+            Played::Move(_) => m.text(style).into_bytes(),
+            Played::Null => b"--".to_vec(),
+        };
+        out.push((m.node.span.start, text));
+        for variation in &m.variations {
+            collect(variation, style, out);
+        }
     }
 }
 

@@ -1,12 +1,13 @@
 //! `pgnkit convert`: games rewritten in another move notation.
 
-use std::borrow::Cow;
 use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use pgnkit::convert::{PlayError, Played, PlayedLine, Required, play_game};
-use pgnkit::pgn::{GameInfo, LineIndex, TagSelection, WriteOptions, parse_game, write_game_with};
+use pgnkit::convert::{
+    Converter, MAX_TREE_MOVES, PgnOptions, PlayError, Required, check_tree_budget, play_game,
+};
+use pgnkit::pgn::{GameInfo, LineIndex, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
@@ -42,7 +43,8 @@ pub struct ConvertArgs {
     /// SAN, long algebraic, UCI, English or German letters), or one
     /// notation that every move must be written in (a move written
     /// otherwise is an error of its game): san, lan, uci, de (SAN with
-    /// German letters; B is a pawn).
+    /// German letters; B is a pawn); or json (the JSON lines --to json
+    /// writes, read back as games).
     #[arg(long, value_enum, default_value_t)]
     from: From,
     /// Give pawns a letter too (`Pe2-e4`, German `Be2-e4`).
@@ -119,13 +121,15 @@ enum From {
     Uci,
     /// SAN, German letters.
     De,
+    /// JSON lines as `--to json` writes them (one game object per line).
+    Json,
 }
 
 impl From {
     fn letters(self) -> LetterPolicy {
         match self {
             From::Auto | From::Lan | From::Uci => LetterPolicy::Auto,
-            From::San => LetterPolicy::English,
+            From::San | From::Json => LetterPolicy::English,
             From::De => LetterPolicy::German,
         }
     }
@@ -133,7 +137,7 @@ impl From {
     fn required(self) -> Option<Required> {
         match self {
             From::Auto => None,
-            From::San | From::De => Some(Required::San),
+            From::San | From::De | From::Json => Some(Required::San),
             From::Lan => Some(Required::Long),
             From::Uci => Some(Required::Uci),
         }
@@ -164,11 +168,22 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         variations: !args.no_variations,
         nags: !args.no_nags,
     };
+    let pgn_options = PgnOptions {
+        style,
+        write: write_options,
+        letters: args.from.letters(),
+        required: args.from.required(),
+    };
     let options = ReplayOptions {
         letters: args.from.letters(),
         lints: false,
     };
     let mut out = Output::open(args.output.as_deref(), &args.files)?;
+    if args.from == From::Json {
+        let errors = from_json(args, &pgn_options, &options, &mut out)?;
+        out.finish()?;
+        return Ok(if errors { Exit::Errors } else { Exit::Ok });
+    }
     let work = |path: &str, text: &[u8], items: &[Item]| {
         let ctx = Context {
             path,
@@ -177,6 +192,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         };
         let mut done = Done::default();
         let mut replayer = PooledReplayer::take();
+        let mut converter = Converter::new();
         for item in items {
             let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
                 continue;
@@ -199,36 +215,30 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                 }
             }
             if let (false, Some(start)) = (errored, &start) {
-                let game = parse_game(&raw);
-                match play_game(&game, start, args.from.letters(), args.from.required()) {
-                    Ok(line) if args.to == To::Json => {
-                        let value =
-                            json::game(info.number, &game, &line, &replay, start, args.fens);
-                        let _ = serde_json::to_writer(&mut done.stdout, &value);
-                        done.stdout.push(b'\n');
-                    }
-                    Ok(line) => {
-                        // Texts in the order written: the tree walk's order.
-                        let mut texts: Vec<(usize, Vec<u8>)> = Vec::new();
-                        collect(&line, style, &mut texts);
-                        let mut move_text =
-                            |node: &pgnkit::pgn::MoveNode<'_>| -> Cow<'static, [u8]> {
-                                match texts.binary_search_by_key(&node.span.start, |(at, _)| *at) {
-                                    Ok(i) => Cow::Owned(std::mem::take(&mut texts[i].1)),
-                                    Err(_) => Cow::Owned(node.text.to_vec()),
-                                }
-                            };
-                        let _ = write_game_with(
-                            &game,
-                            &mut done.stdout,
-                            &write_options,
-                            &mut move_text,
-                        );
-                    }
-                    Err(err) => {
-                        play_error(&ctx, info, source, &err, &mut done);
-                        errored = true;
-                    }
+                let converted = if args.to == To::Json {
+                    check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
+                        let game = parse_game(&raw);
+                        play_game(&game, start, args.from.letters(), args.from.required()).map(
+                            |line| {
+                                let value = json::game(
+                                    info.number,
+                                    &game,
+                                    &line,
+                                    &replay,
+                                    start,
+                                    args.fens,
+                                );
+                                let _ = serde_json::to_writer(&mut done.stdout, &value);
+                                done.stdout.push(b'\n');
+                            },
+                        )
+                    })
+                } else {
+                    converter.write_pgn(&raw, start, &pgn_options, &mut done.stdout)
+                };
+                if let Err(err) = converted {
+                    play_error(&ctx, info, source, &err, &mut done);
+                    errored = true;
                 }
             }
             if errored && args.keep_invalid {
@@ -249,20 +259,115 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     })
 }
 
-/// The converted texts of a line and its variations, by token offset.
-/// Null moves are `--` in every notation: UCI's `0000` would read as a
-/// move number in PGN.
-fn collect(line: &PlayedLine<'_, '_>, style: Style, out: &mut Vec<(usize, Vec<u8>)>) {
-    for m in &line.moves {
-        let text = match m.played {
-            Played::Move(_) => m.text(style).into_bytes(),
-            Played::Null => b"--".to_vec(),
+/// `--from json`: each line of the inputs is a game object as `--to json`
+/// writes it; it is rebuilt as PGN, replayed and converted like a game
+/// read from PGN, sequentially. A line that is not a game object, or a
+/// game that is not valid, is reported (`path:line: error: …`) and
+/// skipped. Returns whether any was.
+fn from_json(
+    args: &ConvertArgs,
+    pgn_options: &PgnOptions,
+    options: &ReplayOptions,
+    out: &mut Output,
+) -> anyhow::Result<bool> {
+    let stdin = [PathBuf::from("-")];
+    let files = if args.files.is_empty() {
+        &stdin[..]
+    } else {
+        &args.files[..]
+    };
+    let mut errors = false;
+    let mut replayer = pgnkit::replay::Replayer::new();
+    let mut converter = Converter::new();
+    let mut buf = Vec::new();
+    let mut text = Vec::new();
+    for file in files {
+        let shown = if file.as_os_str() == "-" {
+            "<stdin>".to_string()
+        } else {
+            file.display().to_string()
         };
-        out.push((m.node.span.start, text));
-        for variation in &m.variations {
-            collect(variation, style, out);
+        let mut input = std::io::BufReader::new(pgnkit::input::open(file)?);
+        let mut number = 0u64;
+        for line_number in 1u64.. {
+            text.clear();
+            if std::io::BufRead::read_until(&mut input, b'\n', &mut text)? == 0 {
+                break;
+            }
+            if text.trim_ascii().is_empty() {
+                continue;
+            }
+            number += 1;
+            let report = |message: &dyn std::fmt::Display| {
+                eprintln!("{shown}:{line_number}: error: game {number}: {message}");
+            };
+            let pgn = match serde_json::from_slice::<serde_json::Value>(&text)
+                .map_err(anyhow::Error::from)
+                .and_then(|v| json::pgn_of_game(&v))
+            {
+                Ok(pgn) => pgn,
+                Err(err) => {
+                    report(&format_args!("not a game object: {err}"));
+                    errors = true;
+                    continue;
+                }
+            };
+            let raw = pgnkit::pgn::RawGame {
+                number,
+                ..pgnkit::pgn::RawGame::from_bytes(pgn.as_bytes())
+            };
+            let mut start = None;
+            let replay = replayer.replay_with(&raw, options, &mut |p: MainlinePly<'_>| {
+                if p.ply == 0 {
+                    start = Some(p.position.clone());
+                }
+            });
+            let first_error = replay
+                .diagnostics
+                .iter()
+                .find(|d| d.severity != Severity::Warning);
+            let (Status::Valid, Some(start)) = (replay.status, start) else {
+                match first_error {
+                    Some(d) if d.span.end > d.span.start => report(&format_args!(
+                        "{}: {}",
+                        encoding::decode(d.span.slice(raw.bytes)),
+                        d.kind
+                    )),
+                    Some(d) => report(&format_args!("{}", d.kind)),
+                    None => report(&"the game cannot be replayed"),
+                }
+                errors = true;
+                continue;
+            };
+            buf.clear();
+            let converted = if args.to == To::Json {
+                check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
+                    let game = parse_game(&raw);
+                    play_game(&game, &start, pgn_options.letters, pgn_options.required).map(
+                        |line| {
+                            let value =
+                                json::game(number, &game, &line, &replay, &start, args.fens);
+                            let _ = serde_json::to_writer(&mut buf, &value);
+                            buf.push(b'\n');
+                        },
+                    )
+                })
+            } else {
+                converter.write_pgn(&raw, &start, pgn_options, &mut buf)
+            };
+            match converted {
+                Ok(()) => out.write_all(&buf)?,
+                Err(err) => {
+                    report(&format_args!(
+                        "{}: {err}",
+                        encoding::decode(err.span.slice(raw.bytes))
+                    ));
+                    errors = true;
+                }
+            }
         }
     }
+    Ok(errors)
 }
 
 /// A game written unchanged, then a blank line.

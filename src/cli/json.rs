@@ -155,6 +155,129 @@ fn clock(text: &str) -> Option<f64> {
     Some(seconds)
 }
 
+/// The PGN text of one game object as `--to json` writes it (`convert
+/// --from json`): tags in order, the mainline's `san` moves with their
+/// NAGs, draw offers, comments and variations, the result.
+///
+/// # Errors
+/// A key missing or of the wrong type, named by its path in the object.
+pub fn pgn_of_game(game: &Value) -> anyhow::Result<String> {
+    let mut out = String::new();
+    for (i, tag) in array(game, "tags", "")?.iter().enumerate() {
+        let pair = tag
+            .as_array()
+            .filter(|p| p.len() == 2)
+            .ok_or_else(|| anyhow::anyhow!("tags[{i}]: expected [name, value]"))?;
+        let (Some(name), Some(value)) = (pair[0].as_str(), pair[1].as_str()) else {
+            anyhow::bail!("tags[{i}]: expected strings");
+        };
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            anyhow::bail!("tags[{i}]: {name:?} is not a tag name");
+        }
+        let value = value.replace('\\', "\\\\").replace('"', "\\\"");
+        out.push_str(&format!("[{name} \"{value}\"]\n"));
+    }
+    out.push('\n');
+    line_of(&mut out, array(game, "moves", "")?, "moves")?;
+    comments_of(&mut out, game.get("comments"), "comments")?;
+    match game.get("result") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(r)) if matches!(r.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") => {
+            out.push_str(r);
+        }
+        Some(other) => anyhow::bail!("result: {other} is not a game result"),
+    }
+    out.push_str("\n\n");
+    Ok(out)
+}
+
+fn array<'v>(value: &'v Value, key: &str, at: &str) -> anyhow::Result<&'v Vec<Value>> {
+    value
+        .get(key)
+        .and_then(Value::as_array)
+        .ok_or_else(|| anyhow::anyhow!("{at}{key}: expected an array"))
+}
+
+fn comments_of(out: &mut String, list: Option<&Value>, at: &str) -> anyhow::Result<()> {
+    let Some(list) = list else { return Ok(()) };
+    let list = list
+        .as_array()
+        .ok_or_else(|| anyhow::anyhow!("{at}: expected an array"))?;
+    for (i, c) in list.iter().enumerate() {
+        let text = c
+            .get("text")
+            .and_then(Value::as_str)
+            .ok_or_else(|| anyhow::anyhow!("{at}[{i}].text: expected a string"))?;
+        if c.get("line").is_some_and(|l| l == true) {
+            if text.contains(['\n', '\r']) {
+                anyhow::bail!("{at}[{i}].text: a line comment holds a line break");
+            }
+            out.push_str(&format!(";{text}\n"));
+        } else {
+            if text.contains('}') {
+                anyhow::bail!("{at}[{i}].text: a comment holds `}}`");
+            }
+            out.push_str(&format!("{{{text}}} "));
+        }
+    }
+    Ok(())
+}
+
+// Recursion is as deep as the variations of the JSON, which serde_json
+// bounds (128 levels by default).
+fn line_of(out: &mut String, moves: &[Value], at: &str) -> anyhow::Result<()> {
+    for (i, m) in moves.iter().enumerate() {
+        let at = format!("{at}[{i}]");
+        comments_of(
+            out,
+            m.get("comments_before"),
+            &format!("{at}.comments_before"),
+        )?;
+        let san = m
+            .get("san")
+            .and_then(Value::as_str)
+            .filter(|s| {
+                !s.is_empty() && !s.contains(|c: char| c.is_whitespace() || "{}();[]$".contains(c))
+            })
+            .ok_or_else(|| anyhow::anyhow!("{at}.san: expected a move"))?;
+        out.push_str(san);
+        out.push(' ');
+        if let Some(nags) = m.get("nags") {
+            let nags = nags
+                .as_array()
+                .ok_or_else(|| anyhow::anyhow!("{at}.nags: expected an array"))?;
+            for nag in nags {
+                let nag = nag
+                    .as_u64()
+                    .filter(|n| *n <= 255)
+                    .ok_or_else(|| anyhow::anyhow!("{at}.nags: {nag} is not a NAG"))?;
+                out.push_str(&format!("${nag} "));
+            }
+        }
+        if m.get("draw_offer").is_some_and(|d| d == true) {
+            out.push_str("(=) ");
+        }
+        comments_of(out, m.get("comments"), &format!("{at}.comments"))?;
+        if let Some(variations) = m.get("variations") {
+            let variations = variations
+                .as_array()
+                .ok_or_else(|| anyhow::anyhow!("{at}.variations: expected an array"))?;
+            for (j, v) in variations.iter().enumerate() {
+                let vat = format!("{at}.variations[{j}]");
+                out.push_str("( ");
+                line_of(
+                    out,
+                    array(v, "moves", &format!("{vat}."))?,
+                    &format!("{vat}.moves"),
+                )?;
+                comments_of(out, v.get("comments"), &format!("{vat}.comments"))?;
+                out.push_str(") ");
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

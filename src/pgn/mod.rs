@@ -46,7 +46,7 @@ pub use self::{
     span::{LineIndex, Span},
     tag::{Tag, escape, unescape},
     writer::{
-        ExportTag, SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tags, write_game,
-        write_game_with,
+        ExportTag, MovetextWriter, SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tag_list,
+        export_tags, result_text, start_ply, write_game, write_game_with, write_tags,
     },
 };

@@ -3,8 +3,10 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::pgn::game::{CommentKind, Game, Line, MoveNode};
+use crate::pgn::game::{Comment, CommentKind, Game, Line, MoveNode};
+use crate::pgn::grammar::Outcome;
 use crate::pgn::grammar::fen_move_number;
+use crate::pgn::tag::Tag;
 use crate::pgn::tag::{escape, unescape};
 
 /// The seven tag roster, in export order.
@@ -56,21 +58,31 @@ pub type ExportTag<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
 /// `?`, `????.??.??` or the result for missing ones), then every other tag
 /// in input order. Values are unescaped.
 pub fn export_tags<'a>(game: &Game<'a>, selection: TagSelection) -> Vec<ExportTag<'a>> {
+    export_tag_list(&game.tags, game.result.map(|r| r.outcome), selection)
+}
+
+/// [`export_tags`] for a game known by its tags and its termination
+/// marker only (as a streaming writer knows it).
+pub fn export_tag_list<'a>(
+    tags: &[Tag<'a>],
+    result: Option<Outcome>,
+    selection: TagSelection,
+) -> Vec<ExportTag<'a>> {
     let mut out = Vec::new();
     if selection == TagSelection::None {
         return out;
     }
-    let mut used = vec![false; game.tags.len()];
+    let mut used = vec![false; tags.len()];
     for name in SEVEN_TAG_ROSTER {
-        match game.tags.iter().position(|t| t.is(name)) {
+        match tags.iter().position(|t| t.is(name)) {
             Some(i) => {
                 used[i] = true;
-                out.push((Cow::Borrowed(game.tags[i].name), game.tags[i].unescaped()));
+                out.push((Cow::Borrowed(tags[i].name), tags[i].unescaped()));
             }
             None => {
                 let value: &[u8] = match name {
                     "Date" => b"????.??.??",
-                    "Result" => game.result.map_or("*", |r| r.outcome.as_str()).as_bytes(),
+                    "Result" => result.map_or("*", Outcome::as_str).as_bytes(),
                     _ => b"?",
                 };
                 out.push((Cow::Owned(name.as_bytes().to_vec()), Cow::Borrowed(value)));
@@ -78,13 +90,63 @@ pub fn export_tags<'a>(game: &Game<'a>, selection: TagSelection) -> Vec<ExportTa
         }
     }
     if selection == TagSelection::All {
-        for (tag, used) in game.tags.iter().zip(used) {
+        for (tag, used) in tags.iter().zip(used) {
             if !used {
                 out.push((Cow::Borrowed(tag.name), tag.unescaped()));
             }
         }
     }
     out
+}
+
+/// Writes the tag section of a game in export format ([`export_tag_list`]
+/// order, escapes restored), then the blank line before the movetext; with
+/// no tag selected, nothing.
+pub fn write_tags(
+    tags: &[Tag<'_>],
+    result: Option<Outcome>,
+    selection: TagSelection,
+    out: &mut Vec<u8>,
+) {
+    let tags = export_tag_list(tags, result, selection);
+    for (name, value) in &tags {
+        out.push(b'[');
+        out.extend_from_slice(name);
+        out.extend_from_slice(b" \"");
+        out.extend_from_slice(&escape(value));
+        out.extend_from_slice(b"\"]\n");
+    }
+    if !tags.is_empty() {
+        out.push(b'\n');
+    }
+}
+
+/// The ply count before a game's first move, from its `FEN` tag's side to
+/// move and fullmove number (0 without one): what move numbers count from.
+pub fn start_ply(tags: &[Tag<'_>]) -> u64 {
+    tags.iter()
+        .find(|t| t.is("FEN"))
+        .and_then(|t| fen_move_number(&unescape(t.value)))
+        .map_or(0, |(fullmove, black)| {
+            (u64::from(fullmove) - 1) * 2 + u64::from(black)
+        })
+}
+
+/// The game termination marker export format ends the movetext with: the
+/// one written, else a valid `Result` tag's value, else `*`.
+pub fn result_text(tags: &[Tag<'_>], result: Option<Outcome>) -> &'static str {
+    result
+        .or_else(|| {
+            let tag = tags.iter().find(|t| t.is("Result"))?;
+            match tag.value {
+                b"1-0" => Some(Outcome::WhiteWins),
+                b"0-1" => Some(Outcome::BlackWins),
+                b"1/2-1/2" => Some(Outcome::Draw),
+                b"*" => Some(Outcome::Unknown),
+                _ => None,
+            }
+        })
+        .map_or("*", Outcome::as_str)
 }
 
 /// Writes one game in export format, followed by a blank line.
@@ -142,58 +204,59 @@ fn emit<'f>(
     move_text: Option<&'f mut MoveTextFn<'f>>,
 ) -> io::Result<()> {
     let mut text = Vec::with_capacity(game.source.len() + 256);
-    let tags = export_tags(game, options.tags);
-    for (name, value) in &tags {
-        text.push(b'[');
-        text.extend_from_slice(name);
-        text.extend_from_slice(b" \"");
-        text.extend_from_slice(&escape(value));
-        text.extend_from_slice(b"\"]\n");
-    }
-    if !tags.is_empty() {
-        text.push(b'\n');
-    }
-    let start_ply = game
-        .tag("FEN")
-        .and_then(|t| fen_move_number(&unescape(t.value)))
-        .map_or(0, |(fullmove, black)| {
-            (u64::from(fullmove) - 1) * 2 + u64::from(black)
-        });
+    let result = game.result.map(|r| r.outcome);
+    write_tags(&game.tags, result, options.tags, &mut text);
+    let start_ply = start_ply(&game.tags);
     let mut emitter = Emitter {
-        line_start: text.len(),
-        out: text,
-        width: options.width.max(1),
-        glue: false,
+        w: MovetextWriter::new(&mut text, options.width),
         move_text,
     };
     emitter.line(&game.mainline, start_ply, options);
-    let result = game
-        .result
-        .map(|r| r.outcome.as_str())
-        .or_else(|| {
-            let tag = game.tag("Result")?;
-            matches!(tag.value, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
-                .then(|| std::str::from_utf8(tag.value).ok())
-                .flatten()
-        })
-        .unwrap_or("*");
-    emitter.token(result.as_bytes());
-    emitter.out.extend_from_slice(b"\n\n");
-    out.write_all(&emitter.out)
+    emitter.w.finish(result_text(&game.tags, result));
+    out.write_all(&text)
 }
 
-/// Movetext tokens into lines of at most `width` bytes.
-struct Emitter<'f> {
-    /// Replaces the moves' texts (and their separate `e.p.` marks).
-    move_text: Option<&'f mut MoveTextFn<'f>>,
-    out: Vec<u8>,
+/// Movetext tokens into lines of at most `width` bytes, as export format
+/// lays them out: what [`write_game`] uses, for writers that produce the
+/// movetext as they go (e.g. [`crate::convert`]'s streaming converter).
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::MovetextWriter;
+/// let mut out = Vec::new();
+/// let mut w = MovetextWriter::new(&mut out, 80);
+/// w.number(0, true);
+/// w.token(b"e4");
+/// w.number(1, false);
+/// w.token(b"e5");
+/// w.open_variation();
+/// w.number(1, true);
+/// w.token(b"c5");
+/// w.close_variation();
+/// w.finish("*");
+/// assert_eq!(out, b"1. e4 e5 (1... c5) *\n\n");
+/// ```
+#[derive(Debug)]
+pub struct MovetextWriter<'o> {
+    out: &'o mut Vec<u8>,
     line_start: usize,
     width: usize,
     /// The next token follows without a space (after `(`).
     glue: bool,
 }
 
-impl Emitter<'_> {
+impl<'o> MovetextWriter<'o> {
+    /// A writer appending to `out`, which must be empty or end with a line
+    /// break (the movetext starts a line).
+    pub fn new(out: &'o mut Vec<u8>, width: usize) -> MovetextWriter<'o> {
+        MovetextWriter {
+            line_start: out.len(),
+            out,
+            width: width.max(1),
+            glue: false,
+        }
+    }
+
     fn column(&self) -> usize {
         self.out.len() - self.line_start
     }
@@ -203,7 +266,8 @@ impl Emitter<'_> {
         self.line_start = self.out.len();
     }
 
-    fn token(&mut self, token: &[u8]) {
+    /// Writes one token, after a space or a line break (none after `(`).
+    pub fn token(&mut self, token: &[u8]) {
         let column = self.column();
         if column > 0 && !self.glue {
             if column + 1 + token.len() > self.width {
@@ -219,45 +283,102 @@ impl Emitter<'_> {
         }
     }
 
-    fn comments(
-        &mut self,
-        comments: &[crate::pgn::game::Comment<'_>],
-        options: &WriteOptions,
-    ) -> bool {
-        if !options.comments || comments.is_empty() {
-            return false;
-        }
-        for comment in comments {
-            match comment.kind {
-                CommentKind::Brace => {
-                    let mut text = Vec::with_capacity(comment.text.len() + 2);
-                    text.push(b'{');
-                    text.extend_from_slice(comment.text);
-                    text.push(b'}');
-                    self.token(&text);
-                }
-                CommentKind::Line => {
-                    let mut text = Vec::with_capacity(comment.text.len() + 1);
-                    text.push(b';');
-                    text.extend_from_slice(comment.text);
-                    self.token(&text);
-                    self.newline();
-                }
+    /// Writes a comment with its delimiters (a `;` comment ends its line).
+    pub fn comment(&mut self, text: &[u8], kind: CommentKind) {
+        match kind {
+            CommentKind::Brace => {
+                let mut token = Vec::with_capacity(text.len() + 2);
+                token.push(b'{');
+                token.extend_from_slice(text);
+                token.push(b'}');
+                self.token(&token);
+            }
+            CommentKind::Line => {
+                let mut token = Vec::with_capacity(text.len() + 1);
+                token.push(b';');
+                token.extend_from_slice(text);
+                self.token(&token);
+                self.newline();
             }
         }
-        true
     }
 
-    fn number(&mut self, ply: u64, black_dots: bool) {
-        let mut text = (ply / 2 + 1).to_string().into_bytes();
-        text.extend_from_slice(if ply.is_multiple_of(2) {
+    /// Writes the move number of the move at `ply` (0: White's first):
+    /// `12.` before White's moves, `12...` before Black's when
+    /// `black_dots` (after an interruption), nothing otherwise.
+    pub fn number(&mut self, ply: u64, black_dots: bool) {
+        let suffix: &[u8] = if ply.is_multiple_of(2) {
             b"."
         } else if black_dots {
             b"..."
         } else {
             return;
-        });
-        self.token(&text);
+        };
+        let mut buf = [0u8; 24];
+        let len = decimal(ply / 2 + 1, suffix, &mut buf);
+        self.token(&buf[..len]);
+    }
+
+    /// Writes a NAG as `$n`.
+    pub fn nag(&mut self, nag: u8) {
+        let mut buf = [b'$'; 24];
+        let len = decimal(u64::from(nag), b"", &mut buf[1..]);
+        self.token(&buf[..=len]);
+    }
+
+    /// Opens a variation: `(`, the next token glued to it.
+    pub fn open_variation(&mut self) {
+        self.token(b"(");
+        self.glue = true;
+    }
+
+    /// Closes a variation: `)` right after its last token.
+    pub fn close_variation(&mut self) {
+        self.out.push(b')');
+    }
+
+    /// Writes the termination marker and the blank line that ends a game.
+    pub fn finish(mut self, result: &str) {
+        self.token(result.as_bytes());
+        self.out.extend_from_slice(b"\n\n");
+    }
+}
+
+/// Writes `n` in decimal then `suffix` (at most 3 bytes) to the front of
+/// `buf`; returns the length.
+fn decimal(mut n: u64, suffix: &[u8], buf: &mut [u8]) -> usize {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let len = digits.len() - i;
+    buf[..len].copy_from_slice(&digits[i..]);
+    buf[len..len + suffix.len()].copy_from_slice(suffix);
+    len + suffix.len()
+}
+
+/// The tree walk of [`write_game`] over a [`MovetextWriter`].
+struct Emitter<'o, 'f> {
+    w: MovetextWriter<'o>,
+    /// Replaces the moves' texts (and their separate `e.p.` marks).
+    move_text: Option<&'f mut MoveTextFn<'f>>,
+}
+
+impl Emitter<'_, '_> {
+    fn comments(&mut self, comments: &[Comment<'_>], options: &WriteOptions) -> bool {
+        if !options.comments || comments.is_empty() {
+            return false;
+        }
+        for comment in comments {
+            self.w.comment(comment.text, comment.kind);
+        }
+        true
     }
 
     fn line(&mut self, line: &Line<'_>, start_ply: u64, options: &WriteOptions) {
@@ -265,34 +386,33 @@ impl Emitter<'_> {
         for (i, node) in line.moves.iter().enumerate() {
             let ply = start_ply + i as u64;
             interrupted |= self.comments(&node.comments_before, options);
-            self.number(ply, interrupted);
+            self.w.number(ply, interrupted);
             match self.move_text.as_mut() {
                 Some(move_text) => {
                     let text = move_text(node);
-                    self.token(&text);
+                    self.w.token(&text);
                 }
                 None => {
-                    self.token(node.text);
+                    self.w.token(node.text);
                     if node.ep_mark.is_some() {
-                        self.token(b"e.p.");
+                        self.w.token(b"e.p.");
                     }
                 }
             }
             if options.nags {
-                for nag in &node.nags {
-                    self.token(format!("${nag}").as_bytes());
+                for &nag in &node.nags {
+                    self.w.nag(nag);
                 }
                 if node.draw_offer {
-                    self.token(b"(=)");
+                    self.w.token(b"(=)");
                 }
             }
             interrupted = self.comments(&node.comments_after, options);
             if options.variations {
                 for variation in &node.variations {
-                    self.token(b"(");
-                    self.glue = true;
+                    self.w.open_variation();
                     self.line(variation, ply, options);
-                    self.out.push(b')');
+                    self.w.close_variation();
                     interrupted = true;
                 }
             }

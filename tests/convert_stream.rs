@@ -1,0 +1,215 @@
+//! The streaming PGN converter ([`Converter::write_pgn`]) against the tree
+//! writer ([`write_pgn_tree`]): byte for byte the same output for every
+//! valid game of the corpus, in every notation and with every option that
+//! changes the layout.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use pgnkit::convert::{Converter, PgnOptions, Required, StreamError, write_pgn_tree};
+use pgnkit::pgn::{GameFramer, RawGame, TagSelection, WriteOptions, parse_game};
+use pgnkit::replay::{ReplayOptions, Replayer};
+use pgnkit::{LetterPolicy, Position, Status, Style};
+
+fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn option_sets() -> Vec<PgnOptions> {
+    let base = PgnOptions {
+        style: Style::SAN,
+        write: WriteOptions::default(),
+        letters: LetterPolicy::Auto,
+        required: None,
+    };
+    let bare = WriteOptions {
+        comments: false,
+        variations: false,
+        nags: false,
+        tags: TagSelection::None,
+        ..WriteOptions::default()
+    };
+    vec![
+        base,
+        PgnOptions {
+            style: Style::UCI,
+            ..base
+        },
+        PgnOptions {
+            style: Style::DE_LAN.with_pawn_letter(true).with_ep_mark(true),
+            write: WriteOptions {
+                width: 30,
+                ..WriteOptions::default()
+            },
+            ..base
+        },
+        PgnOptions {
+            style: Style::FIGURINE,
+            write: WriteOptions {
+                variations: false,
+                ..WriteOptions::default()
+            },
+            ..base
+        },
+        PgnOptions {
+            style: Style::LAN,
+            write: WriteOptions {
+                comments: false,
+                ..WriteOptions::default()
+            },
+            ..base
+        },
+        PgnOptions {
+            style: Style::DE,
+            write: WriteOptions {
+                nags: false,
+                tags: TagSelection::Roster,
+                ..WriteOptions::default()
+            },
+            ..base
+        },
+        PgnOptions {
+            write: bare,
+            required: Some(Required::San),
+            ..base
+        },
+    ]
+}
+
+/// Compares both writers on one game; returns whether the streaming walk
+/// wrote it itself (not through the tree fallback).
+fn compare(
+    raw: &RawGame<'_>,
+    start: &Position,
+    options: &PgnOptions,
+    converter: &mut Converter,
+) -> bool {
+    let game = parse_game(raw);
+    let mut tree = Vec::new();
+    let tree_result = write_pgn_tree(&game, start, options, &mut tree);
+    let mut stream = Vec::new();
+    let streamed = converter.write_pgn_streaming(raw, start, options, &mut stream);
+    let context = || {
+        format!(
+            "game {} {:?}: {}",
+            raw.number,
+            options,
+            String::from_utf8_lossy(raw.bytes)
+        )
+    };
+    match (&tree_result, &streamed) {
+        (Ok(()), Ok(())) => {
+            assert_eq!(
+                String::from_utf8_lossy(&stream),
+                String::from_utf8_lossy(&tree),
+                "{}",
+                context()
+            )
+        }
+        (Err(a), Err(StreamError::Play(b))) => assert_eq!(a, b, "{}", context()),
+        (_, Err(StreamError::Layout(_))) => {}
+        _ => panic!("{tree_result:?} vs {streamed:?}: {}", context()),
+    }
+    let mut with_fallback = Vec::new();
+    let result = converter.write_pgn(raw, start, options, &mut with_fallback);
+    assert_eq!(result, tree_result, "{}", context());
+    assert_eq!(with_fallback, tree, "{}", context());
+    streamed.is_ok()
+}
+
+/// Replays `raw`; its start position when it is valid.
+fn valid_start(replayer: &mut Replayer, raw: &RawGame<'_>) -> Option<Position> {
+    let mut start = None;
+    let replay = replayer.replay_with(raw, &ReplayOptions::default(), &mut |p| {
+        if p.ply == 0 {
+            start = Some(p.position.clone());
+        }
+    });
+    (replay.status == Status::Valid).then_some(start).flatten()
+}
+
+#[test]
+fn streaming_equals_the_tree_writer_over_the_corpus() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let files = corpus_files(&data.join("corpus"));
+    assert!(files.len() > 100, "{}", files.len());
+    let sets = option_sets();
+    let mut replayer = Replayer::new();
+    let mut converter = Converter::new();
+    let (mut games, mut streamed, mut fallbacks) = (0, 0, 0);
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let mut framer = GameFramer::new(&bytes[..]);
+        while let Some(raw) = framer.next_game() {
+            let Ok(raw) = raw else { continue };
+            let Some(start) = valid_start(&mut replayer, &raw) else {
+                continue;
+            };
+            games += 1;
+            for options in &sets {
+                if compare(&raw, &start, options, &mut converter) {
+                    streamed += 1;
+                } else {
+                    fallbacks += 1;
+                }
+            }
+        }
+    }
+    assert!(games > 5000, "{games}");
+    // The tree fallback is for rare layouts only.
+    assert!(
+        fallbacks * 100 < streamed,
+        "{fallbacks} of {}",
+        streamed + fallbacks
+    );
+    eprintln!("{games} games, {streamed} streamed, {fallbacks} through the tree");
+}
+
+/// Awkward placements of comments, NAGs, draw offers and variations.
+#[test]
+fn awkward_layouts_equal_the_tree_writer() {
+    let cases: &[&[u8]] = &[
+        b"{pre} 1. e4 {a} {b} (1. d4 {c} d5 (1... Nf6) {d}) {e} (1. c4) {f} 1... e5 $1 2. Nf3 {end} *",
+        b"1. e4 {a} $1 e5 *",
+        b"1. e4 (1. d4) $2 e5 *",
+        b"1. e4 (=) $1 e5 (=) (=) 2. Nf3 *",
+        b"1. e4 (1. d4) {c} (1. c4) 1... e5 *",
+        b"1. e4 (1. d4) {c} () 1... e5 *",
+        b"1. e4 ; line\n e5 2. Nf3 e.p. Nc6 1-0 {after}",
+        b"[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 23\"]\n\n23... Kd7 24. Kd2 (24. Ke2 Ke6 (24... Kd6)) Kc6 *",
+        b"1. e4 e5 2. -- Nc6 (2... Nf6 3. -- --) 3. Nf3 *",
+        b"1. e4 (1. d4 (1. c4 (1. Nf3 {deep} d5) e5) d5) e5 2. Nf3 $14 {x} 2... Nc6 *",
+        b"1. e4 {a} (1. d4) e5 *",
+        b"1. e4 e5 2. Ke3 *",
+        b"1. e4 (1. d4 d5 2. Ke3) e5 *",
+        b"1. e2-e4 e5 *",
+        b"1. e4 (1. d4 [%bad]) e5 *",
+        b"1. e4 (e5 *",
+        b"1. e4 ) e5 *",
+    ];
+    let mut converter = Converter::new();
+    let start = Position::startpos();
+    for &text in cases {
+        let raw = RawGame::from_bytes(text);
+        let start = valid_start(&mut Replayer::new(), &raw).unwrap_or_else(|| start.clone());
+        for options in &option_sets() {
+            compare(&raw, &start, options, &mut converter);
+        }
+    }
+}
