@@ -1,5 +1,6 @@
-//! Parse-only throughput: frame + parse (a) into the full game model and
-//! (b) through the fast mainline visitor, on the two 1 MB real samples
+//! Parse-only throughput: frame + parse (a) into the full game model,
+//! (b) through the fast mainline visitor and (c) through the syntax checker
+//! (`validate --syntax-only`), on the two 1 MB real samples
 //! (lichess + TWIC) repeated `PGNKIT_BENCH_REPS` times (default 32) in
 //! memory, and on the big archives (`data/big/*.pgn.zst`, decompressed into
 //! memory first), with game counts asserted. In the same run, pgn-reader's
@@ -14,7 +15,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use pgnkit::notation::MoveToken;
-use pgnkit::pgn::{GameFramer, MainlineEvent, parse_game, visit_mainline};
+use pgnkit::pgn::{GameFramer, MainlineEvent, SyntaxChecker, parse_game, visit_mainline};
 
 const SAMPLES: [(&str, usize); 2] = [("lichess_db_1000k.pgn", 438), ("twic1599_1000k.pgn", 1110)];
 /// The big archives with pgnkit's game counts (see `tests/pgn_big.rs`).
@@ -175,6 +176,36 @@ fn run_set(label: &str, text: &[u8], games: usize, tag: &str) {
         text.len(),
         games,
         fast,
+    );
+
+    // The parse-only path of `validate --syntax-only`: every token,
+    // variations included, every move token classified.
+    let mut moves = 0;
+    let checked = best(
+        runs,
+        || {
+            let mut framer = GameFramer::new(text);
+            let mut checker = SyntaxChecker::default();
+            let mut n = 0;
+            moves = 0;
+            while let Some(game) = framer.next_game() {
+                let summary = checker.check(&game.expect("frame"), |e| {
+                    std::hint::black_box(e);
+                });
+                moves += summary.moves;
+                n += 1;
+            }
+            n
+        },
+        games,
+        "syntax check",
+    );
+    std::hint::black_box(moves);
+    report(
+        "pgnkit syntax check (SyntaxChecker)",
+        text.len(),
+        games,
+        checked,
     );
 
     // The parser alone, on the mainline tokens copied out of the games.

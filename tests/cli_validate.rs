@@ -199,3 +199,99 @@ fn one_and_two_jobs_write_the_same_bytes() {
         assert!(!one.stdout.is_empty() || !one.stderr.is_empty());
     }
 }
+
+/// The syntax-relevant fields of one JSON diagnostic line.
+fn syntax_rows(stdout: &str) -> Vec<(String, u64, u64, u64, String, String)> {
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).expect("a JSON line"))
+        .filter(|v| matches!(v["kind"].as_str(), Some("syntax" | "bad-move")))
+        .map(|v| {
+            let text = |k: &str| v[k].as_str().unwrap_or_default().to_owned();
+            let number = |k: &str| v[k].as_u64().unwrap_or_default();
+            (
+                text("file"),
+                number("game"),
+                number("line"),
+                number("column"),
+                text("kind"),
+                text("message"),
+            )
+        })
+        .collect()
+}
+
+/// `--syntax-only` reports exactly the syntax diagnostics of the full
+/// validate (same places, kinds and messages) on every broken and corpus
+/// file, except in games the replay does not read to the end.
+#[test]
+fn syntax_only_reports_the_syntax_diagnostics_of_validate() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = pgn_files(&data.join("broken"));
+    files.extend(pgn_files(&data.join("corpus")));
+    let run = |extra: &[&str]| {
+        // Not --quiet: the notes on skipped games (variants) are needed.
+        let mut args = vec!["validate", "--format", "json", "--jobs", "2"];
+        args.extend_from_slice(extra);
+        args.extend(files.iter().map(String::as_str));
+        pgnkit(&args)
+    };
+    let full = run(&[]);
+    let syntax = run(&["--syntax-only"]);
+    assert_eq!(
+        syntax.code, 1,
+        "the broken files have errors: {}",
+        syntax.stderr
+    );
+    // Games a replay stops reading early: an unusable FEN or a variant.
+    let unread: std::collections::HashSet<(String, u64)> = full
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| matches!(v["kind"].as_str(), Some("bad-fen" | "unsupported-variant")))
+        .map(|v| {
+            (
+                v["file"].as_str().unwrap_or_default().to_owned(),
+                v["game"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let ours: Vec<_> = syntax_rows(&syntax.stdout)
+        .into_iter()
+        .filter(|r| !unread.contains(&(r.0.clone(), r.1)))
+        .collect();
+    let theirs: Vec<_> = syntax_rows(&full.stdout)
+        .into_iter()
+        .filter(|r| !unread.contains(&(r.0.clone(), r.1)))
+        .collect();
+    assert!(ours.len() > 100, "only {} syntax errors", ours.len());
+    let missing: Vec<_> = theirs.iter().filter(|r| !ours.contains(r)).collect();
+    let extra: Vec<_> = ours.iter().filter(|r| !theirs.contains(r)).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "missing {missing:#?}\nextra {extra:#?}"
+    );
+    assert_eq!(ours, theirs);
+}
+
+#[test]
+fn syntax_only_text_output_and_summary() {
+    let path = temp_file(
+        "syntax.pgn",
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 Zz9 (3. d4 *\n\n1. e4 *\n",
+    );
+    let out = pgnkit(&["validate", "--syntax-only", path.to_str().unwrap()]);
+    let name = path.to_str().unwrap();
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{name}:4:17: error: game 1 (A - B): not a move: unexpected character at offset 1\n\
+             {name}:4:28: error: game 1 (A - B): result inside a variation\n\
+             {name}:4:21: error: game 1 (A - B): unclosed variation\n\
+             pgnkit validate: 2 games: 1 well-formed, 1 with syntax errors (syntax only: moves not replayed)\n",
+        )
+    );
+}

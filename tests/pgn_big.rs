@@ -1,5 +1,6 @@
 //! The big archives (`data/big/*.pgn.zst`, read through `input::open`):
-//! game counts and parse → write → parse for every game.
+//! game counts, parse → write → parse for every game, and the syntax
+//! checker's errors against the model's.
 //!
 //! pgnmentor: python-chess reports 31,997 games, pgnkit (like pgn-reader and
 //! pgn-extract) 31,990: python-chess ends 7 games at two blank lines between
@@ -12,7 +13,7 @@ mod pgn_support;
 use std::time::Instant;
 
 use pgnkit::input;
-use pgnkit::pgn::GameFramer;
+use pgnkit::pgn::{GameFramer, SyntaxChecker, parse_game};
 
 const FILES: [(&str, usize, usize); 2] = [
     ("pgnmentor-12-players.pgn.zst", 31_997, 31_990),
@@ -30,9 +31,19 @@ fn big_archives_frame_parse_and_round_trip() {
         let mut framer = GameFramer::new(input::open(&path).expect("open"));
         let mut games = 0;
         let mut written = Vec::new();
+        let mut checker = SyntaxChecker::default();
+        let mut checked = Vec::new();
         while let Some(raw) = framer.next_game() {
             let raw = raw.expect("framing");
             pgn_support::assert_round_trip(&raw, name, &mut written);
+            checked.clear();
+            checker.check(&raw, |e| checked.push(e));
+            assert_eq!(
+                checked,
+                parse_game(&raw).errors,
+                "{name} game {}",
+                raw.number
+            );
             games += 1;
         }
         eprintln!(

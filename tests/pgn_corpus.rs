@@ -394,6 +394,93 @@ fn fast_path_agrees_with_the_model() {
     }
 }
 
+/// The syntax checker reports exactly the model's errors, and counts its
+/// tags, moves and result.
+#[test]
+fn syntax_checker_agrees_with_the_model() {
+    use pgnkit::pgn::SyntaxChecker;
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    pgn_files(&data.join("corpus"), &mut files);
+    pgn_files(&data.join("broken"), &mut files);
+    let mut checker = SyntaxChecker::default();
+    let (mut games, mut errors) = (0, 0);
+    for path in &files {
+        let mut framer = GameFramer::new(File::open(path).expect("open"));
+        while let Some(raw) = framer.next_game() {
+            let raw = raw.expect("framing");
+            let game = parse_game(&raw);
+            let mut checked = Vec::new();
+            let summary = checker.check(&raw, |e| checked.push(e));
+            let at = format!("{} game {}", path.display(), raw.number);
+            assert_eq!(checked, game.errors, "{at}");
+            assert_eq!(summary.errors, game.errors.len(), "{at}");
+            assert_eq!(summary.result, game.result.map(|r| r.outcome), "{at}");
+            if game
+                .errors
+                .iter()
+                .all(|e| e.kind != pgnkit::pgn::ParsePgnErrorKind::BinaryData)
+            {
+                assert_eq!(summary.tags, game.tags.len(), "{at}");
+                fn count(line: &pgnkit::pgn::Line<'_>) -> usize {
+                    line.moves
+                        .iter()
+                        .map(|m| 1 + m.variations.iter().map(count).sum::<usize>())
+                        .sum()
+                }
+                // Moves in variations skipped as too deep are not in the
+                // tree and not counted: the same.
+                assert_eq!(summary.moves, count(&game.mainline), "{at}");
+                let first = |name: &str| game.tag(name).map(|t| t.value);
+                let white = summary.white.map(|s| s.slice(raw.bytes));
+                assert_eq!(white, first("White"), "{at}");
+                let black = summary.black.map(|s| s.slice(raw.bytes));
+                assert_eq!(black, first("Black"), "{at}");
+            }
+            games += 1;
+            errors += checked.len();
+        }
+    }
+    eprintln!("{games} games, {errors} syntax errors: checker and model agree");
+    assert!(errors > 100, "the broken files have errors");
+}
+
+/// Every tag token (read by the tokenizer's hand-written fast path where it
+/// can) is what the nom production `tag_pair` reads at the same place.
+#[test]
+fn tag_tokens_agree_with_the_tag_pair_production() {
+    use pgnkit::pgn::{TokenKind, Tokens, tag_pair};
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let mut files = Vec::new();
+    pgn_files(&data.join("corpus"), &mut files);
+    pgn_files(&data.join("broken"), &mut files);
+    let mut tags = 0;
+    for path in &files {
+        let mut framer = GameFramer::new(File::open(path).expect("open"));
+        while let Some(raw) = framer.next_game() {
+            let raw = raw.expect("framing");
+            for token in Tokens::new(raw.bytes) {
+                let TokenKind::Tag { name, value } = token.kind else {
+                    continue;
+                };
+                let at = &raw.bytes[token.span.start..];
+                let Ok((rest, production)) = tag_pair(at) else {
+                    // A lenient tag (unescaped quotes) is reported with it.
+                    continue;
+                };
+                assert_eq!((name, value), production, "{}", path.display());
+                assert_eq!(raw.bytes.len() - rest.len(), token.span.end);
+                tags += 1;
+            }
+        }
+    }
+    assert!(tags > 10_000, "only {tags} tags");
+}
+
 /// Framing loses nothing and agrees with the grammar: the bytes between
 /// games are only blank, `%` and `;` lines, and no game holds a tag pair at
 /// the start of a line after its movetext began (a missed boundary).

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::ValueEnum;
 use pgnkit::input::{self, BytesRead};
-use pgnkit::pgn::{GameFramer, GameInfo, LineIndex, ReadPgnError, Span, unescape};
+use pgnkit::pgn::{
+    GameFramer, GameInfo, LineIndex, ParsePgnError, ParsePgnErrorKind, ReadPgnError, Span,
+    SyntaxSummary, unescape,
+};
 use pgnkit::pipeline::{Pipeline, PipelineError};
 use pgnkit::replay::{Diagnostic, Replay, Replayer, Severity};
 use pgnkit::{LetterPolicy, encoding};
@@ -548,6 +551,62 @@ pub fn write_diagnostic(
             json_field(&mut s, "kind", Some(d.kind.name()));
             s.push(',');
             json_field(&mut s, "message", Some(&d.kind.to_string()));
+            s.push_str("}\n");
+            done.stdout.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
+/// Writes one syntax error found without a replay (`validate
+/// --syntax-only`): the shape of [`write_diagnostic`], without the move
+/// number, the position and the variation flag, which only a replay knows.
+pub fn write_syntax_error(
+    ctx: &Context<'_>,
+    info: &GameInfo,
+    source: &[u8],
+    lines: &LineIndex,
+    summary: &SyntaxSummary,
+    error: &ParsePgnError,
+    done: &mut Done,
+) {
+    let (line, column) = lines.line_col(error.span);
+    let white = tag_text(source, summary.white);
+    let black = tag_text(source, summary.black);
+    match ctx.format {
+        Format::Text => {
+            let _ = writeln!(
+                done.stderr,
+                "{}:{line}:{column}: error: game {} ({white} - {black}): {}",
+                ctx.path, info.number, error.kind
+            );
+        }
+        Format::Json => {
+            let kind = match error.kind {
+                ParsePgnErrorKind::BadMove(_) => "bad-move",
+                _ => "syntax",
+            };
+            let mut s = String::with_capacity(256);
+            s.push('{');
+            json_field(&mut s, "file", Some(ctx.path));
+            let _ = write!(
+                s,
+                ",\"game\":{},\"offset\":{},\"line\":{line},\"column\":{column},",
+                info.number,
+                info.offset + error.span.start as u64,
+            );
+            json_field(&mut s, "white", Some(&white));
+            s.push(',');
+            json_field(&mut s, "black", Some(&black));
+            s.push_str(",\"ply\":null,");
+            let token = encoding::decode(error.span.slice(source));
+            let bad_move = matches!(error.kind, ParsePgnErrorKind::BadMove(_));
+            json_field(&mut s, "move", bad_move.then_some(&*token));
+            s.push_str(",\"fen\":null,\"variation\":null,");
+            json_field(&mut s, "severity", Some("error"));
+            s.push(',');
+            json_field(&mut s, "kind", Some(kind));
+            s.push(',');
+            json_field(&mut s, "message", Some(&error.kind.to_string()));
             s.push_str("}\n");
             done.stdout.extend_from_slice(s.as_bytes());
         }

@@ -4,13 +4,13 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use pgnkit::pgn::LineIndex;
+use pgnkit::pgn::{LineIndex, SyntaxChecker};
 use pgnkit::replay::{ReplayOptions, Severity};
 
 use super::Exit;
 use super::games::{
     Context, Done, Format, Item, Lang, PooledReplayer, Run, Stats, TERMINATIONS, game_of, shown,
-    write_diagnostic,
+    write_diagnostic, write_syntax_error,
 };
 use super::output::Output;
 use super::progress::When;
@@ -23,6 +23,10 @@ use super::progress::When;
 /// `path:line:col: error|warning|note: game N (White - Black), 23...Nf6: message`
 /// (with --format json: one JSON object per line on standard output). A
 /// summary follows on standard error.
+///
+/// With --syntax-only, only the PGN syntax is checked (tags, comments,
+/// variations, move tokens as notation, results), not the chess rules: a
+/// fast well-formedness check of archives.
 ///
 /// Exit status: 0 every game valid, 1 some game has an error (with
 /// --strict: or a warning), 2 usage or I/O error (an unreadable input is
@@ -51,10 +55,19 @@ pub struct ValidateArgs {
     /// Diagnostic format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
+    /// Check PGN syntax only, no chess rules: tag pairs, comments,
+    /// variations, results, and every move token's notation (not whether the
+    /// move is legal). Reports the same syntax errors as a full validate,
+    /// without move numbers or positions; no warnings.
+    #[arg(long, conflicts_with_all = ["strict", "lang"])]
+    syntax_only: bool,
 }
 
 /// Runs `pgnkit validate`.
 pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
+    if args.syntax_only {
+        return run_syntax_only(args);
+    }
     // Warnings cost lint work on every move: skip it when none are shown.
     let warnings = !args.quiet || args.strict;
     let options = ReplayOptions {
@@ -103,6 +116,63 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
     out.finish()?;
     if !args.quiet {
         summary(&run.stats);
+    }
+    Ok(if run.io_error {
+        Exit::Usage
+    } else if run.stats.errors > 0 {
+        Exit::Errors
+    } else {
+        Exit::Ok
+    })
+}
+
+/// `validate --syntax-only`: every game through the syntax checker, no
+/// replay.
+fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
+    let mut out = Output::open(None, &[])?;
+    let work = |path: &str, text: &[u8], items: &[Item]| {
+        let ctx = Context {
+            path,
+            format: args.format,
+            strict: false,
+        };
+        let mut done = Done::default();
+        let mut checker = SyntaxChecker::default();
+        let mut errors = Vec::new();
+        for item in items {
+            let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
+                continue;
+            };
+            errors.clear();
+            let summary = checker.check(&info.with_bytes(source), |e| errors.push(e));
+            done.stats.games += 1;
+            if errors.is_empty() {
+                done.stats.valid += 1;
+                continue;
+            }
+            done.stats.errors += 1;
+            let lines = LineIndex::new(source, info.first_line);
+            for error in &errors {
+                write_syntax_error(&ctx, info, source, &lines, &summary, error, &mut done);
+            }
+        }
+        done
+    };
+    let run = Run::execute(
+        &args.files,
+        args.jobs,
+        args.progress,
+        args.quiet,
+        &mut out,
+        work,
+    )?;
+    out.finish()?;
+    if !args.quiet {
+        let stats = &run.stats;
+        eprintln!(
+            "pgnkit validate: {} games: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
+            stats.games, stats.valid, stats.errors
+        );
     }
     Ok(if run.io_error {
         Exit::Usage

@@ -367,7 +367,8 @@ impl<R: Read> GameFramer<R> {
     }
 
     /// The hot loop: skips movetext and complete `{…}` comments up to the
-    /// next line end, `;`, unterminated `{` or the end of the buffer.
+    /// next line end, `;`, unterminated `{` or the end of the buffer, and
+    /// over line ends into lines that continue the movetext.
     #[inline]
     fn skip_movetext(&mut self) {
         let buf = &self.buf[..self.filled];
@@ -381,8 +382,29 @@ impl<R: Read> GameFramer<R> {
             };
             let at = pos + i;
             if buf[at] != b'{' {
-                pos = at;
-                break;
+                // A line end. When the next line starts with a byte that the
+                // line-start and text modes would pass straight back here
+                // (no blank, indentation, tag, escape or comment line),
+                // go on without the round trip through `scan`.
+                let next = match (buf[at], buf.get(at + 1)) {
+                    (b'\r', Some(b'\n')) => at + 2,
+                    (b'\r', None) => {
+                        pos = at;
+                        break;
+                    }
+                    _ => at + 1,
+                };
+                match buf.get(next) {
+                    Some(b' ' | b'\t' | b'\n' | b'\r' | b'%' | b';' | b'[' | b'{') | None => {
+                        pos = at;
+                        break;
+                    }
+                    Some(_) => {
+                        self.line += 1;
+                        pos = next;
+                        continue;
+                    }
+                }
             }
             if let Some(j) = memchr::memchr(b';', &buf[pos..at]) {
                 pos += j;
@@ -451,8 +473,16 @@ impl<R: Read> GameFramer<R> {
                         b'[' => match self.section {
                             Section::Between | Section::Tags => {
                                 self.open_game(Section::Tags);
-                                self.pos += 1;
-                                self.mode = Mode::Tag { in_string: false };
+                                match plain_tag_len(&self.buf[self.pos..self.filled]) {
+                                    Some(len) => {
+                                        self.pos += len;
+                                        self.mode = Mode::TagTail;
+                                    }
+                                    None => {
+                                        self.pos += 1;
+                                        self.mode = Mode::Tag { in_string: false };
+                                    }
+                                }
                             }
                             Section::Prelude | Section::Movetext => return Step::End,
                         },
@@ -587,6 +617,32 @@ static TAG_STOPS: [[bool; 256]; 2] = {
     tables[1][b'\\' as usize] = true;
     tables
 };
+
+/// The length of the common tag pair `[Name "value"]` at the start of
+/// `bytes`, up to its `]`: what the `Tag` mode would pass over when the
+/// value holds no escape and no line end comes first. `None` for anything
+/// else, which the `Tag` mode then reads byte by byte.
+#[inline]
+fn plain_tag_len(bytes: &[u8]) -> Option<usize> {
+    let stop = |from: usize, in_string: bool| {
+        let stops = &TAG_STOPS[usize::from(in_string)];
+        let i = bytes
+            .get(from..)?
+            .iter()
+            .position(|&b| stops[usize::from(b)])?;
+        Some((from + i, bytes[from + i]))
+    };
+    let (open, b'"') = stop(1, false)? else {
+        return None;
+    };
+    let (close, b'"') = stop(open + 1, true)? else {
+        return None;
+    };
+    let (end, b']') = stop(close + 1, false)? else {
+        return None;
+    };
+    Some(end + 1)
+}
 
 /// Counts line ends in `bytes`; with `complete == false` a final `\r` is
 /// left out (its `\n` may follow) and reported as pending.

@@ -397,6 +397,173 @@ pub fn visit_mainline<'a>(raw: &RawGame<'a>, mut visit: impl FnMut(MainlineEvent
     }
 }
 
+/// What [`SyntaxChecker::check`] counted in one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SyntaxSummary {
+    /// Tag pairs.
+    pub tags: usize,
+    /// Move tokens, in the mainline and in variations.
+    pub moves: usize,
+    /// Syntax errors reported.
+    pub errors: usize,
+    /// The game termination marker, if one was written.
+    pub result: Option<Outcome>,
+    /// Where the first `White` tag's value is (for messages).
+    pub white: Option<Span>,
+    /// Where the first `Black` tag's value is.
+    pub black: Option<Span>,
+}
+
+/// Checks games' syntax without building the model: the parse-only path.
+///
+/// It reports exactly the errors [`parse_game_with`] collects in
+/// [`Game::errors`], in the same order, for every token (variations
+/// included; every move token is classified by [`MoveToken::parse`]); it
+/// keeps only a stack of open variations, reused from game to game.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{ParsePgnErrorKind, RawGame, SyntaxChecker};
+/// let mut checker = SyntaxChecker::default();
+/// let mut errors = Vec::new();
+/// let raw = RawGame::from_bytes(b"1. e4 (1. d4 Zz9) e5 )");
+/// let summary = checker.check(&raw, |e| errors.push(e.kind));
+/// assert_eq!(summary.moves, 4);
+/// assert!(matches!(errors[0], ParsePgnErrorKind::BadMove(_)));
+/// assert_eq!(errors[1], ParsePgnErrorKind::UnmatchedParen);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct SyntaxChecker {
+    options: ParseOptions,
+    /// Open variations: where each began, and whether the move it is an
+    /// alternative to has an e.p. mark.
+    stack: Vec<(Span, bool)>,
+}
+
+impl SyntaxChecker {
+    /// A checker with `options` (the variation depth bound).
+    pub fn new(options: ParseOptions) -> SyntaxChecker {
+        SyntaxChecker {
+            options,
+            stack: Vec::new(),
+        }
+    }
+
+    /// Checks one game, passing each syntax error to `report` in input
+    /// order; returns what it counted.
+    pub fn check(
+        &mut self,
+        raw: &RawGame<'_>,
+        mut report: impl FnMut(ParsePgnError),
+    ) -> SyntaxSummary {
+        let mut summary = SyntaxSummary::default();
+        let mut error = |kind, span| {
+            summary.errors += 1;
+            report(ParsePgnError { kind, span });
+        };
+        if let Some(at) = memchr::memchr(0, raw.bytes) {
+            error(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
+            return summary;
+        }
+        self.stack.clear();
+        let (mut tags, mut moves, mut result) = (0, 0, None);
+        let (mut white, mut black) = (None, None);
+        // The current line: has it a move, and has its last move an e.p. mark.
+        let mut has_move = false;
+        let mut ep_mark = false;
+        let mut after_result = false;
+        let mut tokens = Tokens::new(raw.bytes);
+        // Move numbers and complete comments change nothing here: the fast
+        // step passes over them.
+        while let Some(token) = tokens.next_significant() {
+            let span = token.span;
+            match token.kind {
+                TokenKind::Tag { name, value } => {
+                    tags += 1;
+                    let slot = match name {
+                        b"White" => &mut white,
+                        b"Black" => &mut black,
+                        _ => continue,
+                    };
+                    if slot.is_none() {
+                        // The value is a part of the game's text.
+                        let start =
+                            (value.as_ptr() as usize).saturating_sub(raw.bytes.as_ptr() as usize);
+                        *slot = Some(Span::new(start, start + value.len()));
+                    }
+                }
+                TokenKind::MoveNumber(_) | TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
+                TokenKind::Move(text) => {
+                    moves += 1;
+                    if self.stack.is_empty() && after_result {
+                        error(ParsePgnErrorKind::AfterResult, span);
+                        after_result = false;
+                    }
+                    if let Err(err) = MoveToken::parse(text) {
+                        error(ParsePgnErrorKind::BadMove(err), span);
+                    }
+                    has_move = true;
+                    ep_mark = false;
+                }
+                TokenKind::EpMark => {
+                    if has_move && !ep_mark {
+                        ep_mark = true;
+                    } else {
+                        error(ParsePgnErrorKind::UnexpectedByte, span);
+                    }
+                }
+                TokenKind::Nag(_) | TokenKind::DrawOffer => {
+                    if !has_move {
+                        error(ParsePgnErrorKind::NagWithoutMove, span);
+                    }
+                }
+                TokenKind::StartVariation => {
+                    if !has_move {
+                        error(ParsePgnErrorKind::VariationWithoutMove, span);
+                        tokens.skip_variation();
+                    } else if self.stack.len() >= self.options.max_depth {
+                        error(ParsePgnErrorKind::TooDeep(self.options.max_depth), span);
+                        tokens.skip_variation();
+                    } else {
+                        self.stack.push((span, ep_mark));
+                        has_move = false;
+                        ep_mark = false;
+                    }
+                }
+                TokenKind::EndVariation => match self.stack.pop() {
+                    // The move the variation is an alternative to is again
+                    // the last move of the current line.
+                    Some((_, parent_ep)) => {
+                        has_move = true;
+                        ep_mark = parent_ep;
+                    }
+                    None => error(ParsePgnErrorKind::UnmatchedParen, span),
+                },
+                TokenKind::Result(outcome) => {
+                    if !self.stack.is_empty() {
+                        error(ParsePgnErrorKind::ResultInVariation, span);
+                    } else if result.is_some() {
+                        error(ParsePgnErrorKind::SecondResult, span);
+                    } else {
+                        result = Some(outcome);
+                        after_result = true;
+                    }
+                }
+                TokenKind::Error(kind) => error(kind, span),
+            }
+        }
+        while let Some((span, _)) = self.stack.pop() {
+            error(ParsePgnErrorKind::UnclosedVariation, span);
+        }
+        summary.tags = tags;
+        summary.moves = moves;
+        summary.result = result;
+        summary.white = white;
+        summary.black = black;
+        summary
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -443,6 +610,14 @@ mod tests {
             (b"e4 (e5 1-0)", &[E::ResultInVariation]),
             (b"e4\x00", &[E::BinaryData]),
             (b"e4 ((((e5))))", &[E::VariationWithoutMove]),
+            (
+                b"exd6 e.p. (e4) e.p. e.p.",
+                &[E::UnexpectedByte, E::UnexpectedByte],
+            ),
+            (
+                b"e.p. e4 (d4 (c4 (b4))) (d4 e.p.",
+                &[E::UnexpectedByte, E::UnclosedVariation],
+            ),
         ];
         for &(text, expected) in cases {
             let game = parse(text);
@@ -453,6 +628,14 @@ mod tests {
                 .filter(|k| !matches!(k, E::BadMove(_)))
                 .collect();
             assert_eq!(kinds, expected, "{}", String::from_utf8_lossy(text));
+        }
+        let mut checker = SyntaxChecker::new(ParseOptions { max_depth: 2 });
+        for &(text, _) in cases {
+            let raw = RawGame::from_bytes(text);
+            let mut checked = Vec::new();
+            checker.check(&raw, |e| checked.push(e));
+            let expected = parse_game_with(&raw, &ParseOptions { max_depth: 2 }).errors;
+            assert_eq!(checked, expected, "{}", String::from_utf8_lossy(text));
         }
         let game = parse(b"[A \"1\"]\n1. e4 (");
         let error = game.errors.iter().find(|e| e.kind == E::UnclosedVariation);

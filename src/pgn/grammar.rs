@@ -234,6 +234,48 @@ pub fn tag_pair(input: &[u8]) -> IResult<&[u8], (&[u8], &[u8])> {
     Ok((input, (name, value)))
 }
 
+/// [`tag_pair`] written out by hand for the common shape `[Name "value"]`
+/// (no escapes, spaces or tabs only where `tag_pair` allows them): the
+/// length read, name and value. `None` means "not the common shape", never
+/// "not a tag pair": the caller then asks `tag_pair`, the grammar of record.
+#[inline]
+fn plain_tag_pair(input: &[u8]) -> Option<(usize, &[u8], &[u8])> {
+    let skip_blanks = |mut i: usize| {
+        while matches!(input.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        i
+    };
+    if input.first() != Some(&b'[') {
+        return None;
+    }
+    let name_start = skip_blanks(1);
+    let name_len = input[name_start..]
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] & TAG_NAME == 0)?;
+    if name_len == 0 {
+        return None;
+    }
+    let name = &input[name_start..name_start + name_len];
+    let quote = skip_blanks(name_start + name_len);
+    if input.get(quote) != Some(&b'"') {
+        return None;
+    }
+    let value_start = quote + 1;
+    let value_len = input[value_start..]
+        .iter()
+        .position(|&b| CLASS[usize::from(b)] & STRING_STOP != 0)?;
+    let close = value_start + value_len;
+    if input[close] != b'"' {
+        return None;
+    }
+    let end = skip_blanks(close + 1);
+    if input.get(end) != Some(&b']') {
+        return None;
+    }
+    Some((end + 1, name, &input[value_start..close]))
+}
+
 /// `nag`: `$` and a number 0–255.
 pub fn nag(input: &[u8]) -> IResult<&[u8], Option<u8>> {
     let (rest, digits) = (tag(&b"$"[..]), digit1)
@@ -544,6 +586,12 @@ impl<'a> Tokens<'a> {
     /// Reads a tag line's `[…]` at `pos`.
     fn tag_token(&mut self, start: usize) -> Token<'a> {
         let input = &self.source[start..];
+        if self.in_tags
+            && let Some((len, name, value)) = plain_tag_pair(input)
+        {
+            self.pos = start + len;
+            return self.token(TokenKind::Tag { name, value }, start);
+        }
         if self.in_tags
             && let Ok((rest, (name, value))) = tag_pair(input)
         {

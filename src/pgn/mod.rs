@@ -9,6 +9,8 @@
 //!   the replay engine's business.
 //! - [`visit_mainline`] is the fast path for jobs that only need the
 //!   mainline's moves: no tree, no allocation.
+//! - [`SyntaxChecker`] reports the same errors as [`parse_game`] without
+//!   building the tree: the parse-only path.
 //! - [`write_game`] writes the export format.
 //!
 //! # Examples
@@ -37,7 +39,7 @@ pub use self::{
     framer::{DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, RawGame},
     game::{
         Comment, CommentKind, DEFAULT_MAX_DEPTH, Game, Line, MainlineEvent, MoveNode, ParseOptions,
-        ResultMarker, parse_game, parse_game_with, visit_mainline,
+        ResultMarker, SyntaxChecker, SyntaxSummary, parse_game, parse_game_with, visit_mainline,
     },
     grammar::{
         Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
