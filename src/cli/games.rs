@@ -20,6 +20,22 @@ use super::progress::{Progress, When};
 /// Bytes of game text per batch handed to a worker.
 const BATCH_BYTES: usize = 2 << 20;
 
+/// The environment variable that overrides [`BATCH_BYTES`] (for this file's
+/// batches and for `filter`'s records). Not an option: tests set it to a
+/// few KiB so that small corpus files make many batches and the ordering of
+/// the pipeline is really exercised.
+pub const BATCH_BYTES_VAR: &str = "PGNKIT_BATCH_BYTES";
+
+/// Bytes of game text per batch: [`BATCH_BYTES`], or a positive number in
+/// [`BATCH_BYTES_VAR`].
+pub fn batch_bytes() -> usize {
+    std::env::var(BATCH_BYTES_VAR)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or(BATCH_BYTES)
+}
+
 thread_local! {
     /// Each thread's replayer between batches (see [`PooledReplayer`]).
     static REPLAYER: std::cell::Cell<Option<Replayer>> = const { std::cell::Cell::new(None) };
@@ -115,6 +131,7 @@ pub struct Batch {
 /// Reads one input as batches.
 struct Batches<R> {
     framer: GameFramer<R>,
+    limit: usize,
     bytes_read: BytesRead,
     error: Option<ReadPgnError>,
     done: bool,
@@ -131,11 +148,11 @@ impl<R: io::Read> Iterator for Batches<R> {
             return None;
         }
         let mut batch = Batch {
-            text: Vec::with_capacity(BATCH_BYTES + (64 << 10)),
+            text: Vec::with_capacity(self.limit + (64 << 10)),
             items: Vec::new(),
             bytes_read: 0,
         };
-        while batch.text.len() < BATCH_BYTES {
+        while batch.text.len() < self.limit {
             let start = batch.text.len();
             match self.framer.next_game_into(&mut batch.text) {
                 Some(Ok(info)) => batch.items.push(Item::Game(info, start..batch.text.len())),
@@ -357,6 +374,7 @@ impl Run {
             let batches = Batches {
                 bytes_read: input.bytes_read(),
                 framer: GameFramer::new(input),
+                limit: batch_bytes(),
                 error: None,
                 done: false,
             };

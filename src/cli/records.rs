@@ -19,10 +19,8 @@ use pgnkit::input::{self, BytesRead};
 use pgnkit::pgn::{GameFramer, GameInfo, ReadPgnError};
 use pgnkit::pipeline::{Pipeline, PipelineError};
 
-use super::games::{display_name, inputs};
+use super::games::{batch_bytes, display_name, inputs};
 use super::progress::{Progress, When};
-
-const BATCH_BYTES: usize = 2 << 20;
 
 /// The bytes read but not yet handed out, from absolute offset `base`.
 #[derive(Default)]
@@ -87,6 +85,7 @@ struct Pending {
 
 struct Records<R> {
     framer: GameFramer<Tee<R>>,
+    limit: usize,
     log: Arc<Mutex<Log>>,
     pending: Option<Pending>,
     scratch: Vec<u8>,
@@ -138,11 +137,11 @@ impl<R: Read> Iterator for Records<R> {
             return None;
         }
         let mut batch = RecordBatch {
-            text: Vec::with_capacity(BATCH_BYTES + (64 << 10)),
+            text: Vec::with_capacity(self.limit + (64 << 10)),
             items: Vec::new(),
             bytes_read: 0,
         };
-        while batch.text.len() < BATCH_BYTES {
+        while batch.text.len() < self.limit {
             self.scratch.clear();
             match self.framer.next_game_into(&mut self.scratch) {
                 Some(Ok(info)) => {
@@ -269,6 +268,7 @@ where
                 log: Arc::clone(&log),
             }),
             log,
+            limit: batch_bytes(),
             pending: None,
             scratch: Vec::new(),
             started: false,
