@@ -2,10 +2,12 @@
 //! in batches of framed games on the caller's thread, replaying them on the
 //! pipeline, and formatting diagnostics (text or JSON lines).
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use anyhow::Context as _;
 use clap::ValueEnum;
@@ -131,10 +133,16 @@ pub struct Batch {
     pub bytes_read: u64,
 }
 
+/// Texts of written batches, for the next batches to fill: a fresh vector
+/// per batch would be fresh memory from the system, and its page faults
+/// cost the reader thread more than the copying itself.
+type FreeTexts = Rc<RefCell<Vec<Vec<u8>>>>;
+
 /// Reads one input as batches.
 struct Batches<R> {
     framer: GameFramer<R>,
     limit: usize,
+    free: FreeTexts,
     bytes_read: BytesRead,
     error: Option<ReadPgnError>,
     done: bool,
@@ -150,8 +158,14 @@ impl<R: io::Read> Iterator for Batches<R> {
         if self.done {
             return None;
         }
+        let mut text = self
+            .free
+            .borrow_mut()
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(self.limit + (64 << 10)));
+        text.clear();
         let mut batch = Batch {
-            text: Vec::with_capacity(self.limit + (64 << 10)),
+            text,
             items: Vec::new(),
             bytes_read: 0,
         };
@@ -315,6 +329,8 @@ impl Run {
         W: Fn(&str, &[u8], &[Item]) -> Done + Sync,
     {
         let pipeline = Pipeline::new(jobs);
+        // At most as many texts as batches in flight.
+        let free = FreeTexts::default();
         let mut run = Run {
             stats: Stats::default(),
             io_error: false,
@@ -378,6 +394,7 @@ impl Run {
                 bytes_read: input.bytes_read(),
                 framer: GameFramer::new(input),
                 limit: batch_bytes(),
+                free: Rc::clone(&free),
                 error: None,
                 done: false,
             };
@@ -387,9 +404,10 @@ impl Run {
                 |batch: Batch| {
                     let mut done = work(&name, &batch.text, &batch.items);
                     done.bytes_read = batch.bytes_read;
-                    done
+                    (done, batch.text)
                 },
-                |done: Done| {
+                |(done, text): (Done, Vec<u8>)| {
+                    free.borrow_mut().push(text);
                     out.write_all(&done.stdout).map_err(RunError::Write)?;
                     if !done.stderr.is_empty() {
                         bar.suspend(|| {
