@@ -9,9 +9,11 @@
 //! is wrapped in a tee that keeps every byte read since the last finished
 //! record; a record is finished when the next game is framed.
 
+use std::cell::RefCell;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
@@ -86,6 +88,9 @@ struct Pending {
 struct Records<R> {
     framer: GameFramer<Tee<R>>,
     limit: usize,
+    /// Texts of written batches, to be filled again (fresh memory for every
+    /// batch costs more in page faults than the copying).
+    free: Rc<RefCell<Vec<Vec<u8>>>>,
     log: Arc<Mutex<Log>>,
     pending: Option<Pending>,
     scratch: Vec<u8>,
@@ -136,8 +141,14 @@ impl<R: Read> Iterator for Records<R> {
         if self.done {
             return None;
         }
+        let mut text = self
+            .free
+            .borrow_mut()
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(self.limit + (64 << 10)));
+        text.clear();
         let mut batch = RecordBatch {
-            text: Vec::with_capacity(self.limit + (64 << 10)),
+            text,
             items: Vec::new(),
             bytes_read: 0,
         };
@@ -242,6 +253,8 @@ where
     W: Fn(&str, &RecordBatch) -> RecordsDone + Sync,
 {
     let pipeline = Pipeline::new(jobs);
+    // At most as many texts as batches in flight.
+    let free: Rc<RefCell<Vec<Vec<u8>>>> = Rc::default();
     let mut run = RecordsRun::default();
     // The last byte written: a file whose last game has no line break
     // must not run into the next file's first game.
@@ -269,6 +282,7 @@ where
             }),
             log,
             limit: batch_bytes(),
+            free: Rc::clone(&free),
             pending: None,
             scratch: Vec::new(),
             started: false,
@@ -281,9 +295,10 @@ where
             |batch: RecordBatch| {
                 let mut done = work(&name, &batch);
                 done.bytes_read = batch.bytes_read;
-                done
+                (done, batch.text)
             },
-            |done: RecordsDone| {
+            |(done, text): (RecordsDone, Vec<u8>)| {
+                free.borrow_mut().push(text);
                 if !done.stderr.is_empty() {
                     bar.suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
                 }
