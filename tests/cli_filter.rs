@@ -149,26 +149,11 @@ fn board_and_position_conditions_on_real_games() {
     }
 }
 
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            pgn_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            out.push(path);
-        }
-    }
-}
-
 #[test]
 fn identity_and_exact_partition_on_every_corpus_file() {
-    let Some(data) = common::data_dir() else {
+    let Some(files) = common::pgn_files(&["corpus", "broken"], true) else {
         return;
     };
-    let mut files = Vec::new();
-    pgn_files(&data.join("corpus"), &mut files);
-    pgn_files(&data.join("broken"), &mut files);
-    files.sort();
     assert!(files.len() > 50);
     for file in &files {
         let path = file.to_str().unwrap();

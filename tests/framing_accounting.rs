@@ -9,33 +9,13 @@
 mod accounting;
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use pgnkit::pgn::{DEFAULT_MAX_GAME_BYTES, parse_game};
-
-fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            pgn_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            out.push(path);
-        }
-    }
-}
 
 #[test]
 fn every_corpus_game_is_accounted_for() {
-    let Some(data) = common::data_dir() else {
+    let Some(files) = common::pgn_files(&["corpus", "broken"], true) else {
         return;
     };
-    let mut files = Vec::new();
-    pgn_files(&data.join("corpus"), &mut files);
-    pgn_files(&data.join("broken"), &mut files);
-    files.sort();
     assert!(files.len() > 200, "found only {} files", files.len());
     let (mut games, mut skipped) = (0, 0);
     for path in &files {

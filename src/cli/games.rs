@@ -2,10 +2,12 @@
 //! in batches of framed games on the caller's thread, replaying them on the
 //! pipeline, and formatting diagnostics (text or JSON lines).
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use anyhow::Context as _;
 use clap::ValueEnum;
@@ -20,8 +22,27 @@ use pgnkit::{LetterPolicy, encoding};
 
 use super::progress::{Progress, When};
 
-/// Bytes of game text per batch handed to a worker.
-const BATCH_BYTES: usize = 2 << 20;
+/// Bytes of game text per batch handed to a worker. Small enough that a
+/// batch's text and output stay in the cache and that the last batches of
+/// an input leave no core idle for long; large enough that the per-batch
+/// overhead (a task, a channel message, two output writes) is negligible.
+const BATCH_BYTES: usize = 512 << 10;
+
+/// The environment variable that overrides [`BATCH_BYTES`] (for this file's
+/// batches and for `filter`'s records). Not an option: tests set it to a
+/// few KiB so that small corpus files make many batches and the ordering of
+/// the pipeline is really exercised.
+pub const BATCH_BYTES_VAR: &str = "PGNKIT_BATCH_BYTES";
+
+/// Bytes of game text per batch: [`BATCH_BYTES`], or a positive number in
+/// [`BATCH_BYTES_VAR`].
+pub fn batch_bytes() -> usize {
+    std::env::var(BATCH_BYTES_VAR)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or(BATCH_BYTES)
+}
 
 thread_local! {
     /// Each thread's replayer between batches (see [`PooledReplayer`]).
@@ -115,9 +136,16 @@ pub struct Batch {
     pub bytes_read: u64,
 }
 
+/// Texts of written batches, for the next batches to fill: a fresh vector
+/// per batch would be fresh memory from the system, and its page faults
+/// cost the reader thread more than the copying itself.
+type FreeTexts = Rc<RefCell<Vec<Vec<u8>>>>;
+
 /// Reads one input as batches.
 struct Batches<R> {
     framer: GameFramer<R>,
+    limit: usize,
+    free: FreeTexts,
     bytes_read: BytesRead,
     error: Option<ReadPgnError>,
     done: bool,
@@ -133,12 +161,18 @@ impl<R: io::Read> Iterator for Batches<R> {
         if self.done {
             return None;
         }
+        let mut text = self
+            .free
+            .borrow_mut()
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(self.limit + (64 << 10)));
+        text.clear();
         let mut batch = Batch {
-            text: Vec::with_capacity(BATCH_BYTES + (64 << 10)),
+            text,
             items: Vec::new(),
             bytes_read: 0,
         };
-        while batch.text.len() < BATCH_BYTES {
+        while batch.text.len() < self.limit {
             let start = batch.text.len();
             match self.framer.next_game_into(&mut batch.text) {
                 Some(Ok(info)) => batch.items.push(Item::Game(info, start..batch.text.len())),
@@ -298,6 +332,8 @@ impl Run {
         W: Fn(&str, &[u8], &[Item]) -> Done + Sync,
     {
         let pipeline = Pipeline::new(jobs);
+        // At most as many texts as batches in flight.
+        let free = FreeTexts::default();
         let mut run = Run {
             stats: Stats::default(),
             io_error: false,
@@ -360,6 +396,8 @@ impl Run {
             let batches = Batches {
                 bytes_read: input.bytes_read(),
                 framer: GameFramer::new(input),
+                limit: batch_bytes(),
+                free: Rc::clone(&free),
                 error: None,
                 done: false,
             };
@@ -369,9 +407,10 @@ impl Run {
                 |batch: Batch| {
                     let mut done = work(&name, &batch.text, &batch.items);
                     done.bytes_read = batch.bytes_read;
-                    done
+                    (done, batch.text)
                 },
-                |done: Done| {
+                |(done, text): (Done, Vec<u8>)| {
+                    free.borrow_mut().push(text);
                     out.write_all(&done.stdout).map_err(RunError::Write)?;
                     if !done.stderr.is_empty() {
                         bar.suspend(|| {

@@ -9,9 +9,11 @@
 //! is wrapped in a tee that keeps every byte read since the last finished
 //! record; a record is finished when the next game is framed.
 
+use std::cell::RefCell;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
@@ -19,10 +21,8 @@ use pgnkit::input::{self, BytesRead};
 use pgnkit::pgn::{GameFramer, GameInfo, ReadPgnError};
 use pgnkit::pipeline::{Pipeline, PipelineError};
 
-use super::games::{display_name, inputs};
+use super::games::{batch_bytes, display_name, inputs};
 use super::progress::{Progress, When};
-
-const BATCH_BYTES: usize = 2 << 20;
 
 /// The bytes read but not yet handed out, from absolute offset `base`.
 #[derive(Default)]
@@ -87,6 +87,10 @@ struct Pending {
 
 struct Records<R> {
     framer: GameFramer<Tee<R>>,
+    limit: usize,
+    /// Texts of written batches, to be filled again (fresh memory for every
+    /// batch costs more in page faults than the copying).
+    free: Rc<RefCell<Vec<Vec<u8>>>>,
     log: Arc<Mutex<Log>>,
     pending: Option<Pending>,
     scratch: Vec<u8>,
@@ -137,12 +141,18 @@ impl<R: Read> Iterator for Records<R> {
         if self.done {
             return None;
         }
+        let mut text = self
+            .free
+            .borrow_mut()
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(self.limit + (64 << 10)));
+        text.clear();
         let mut batch = RecordBatch {
-            text: Vec::with_capacity(BATCH_BYTES + (64 << 10)),
+            text,
             items: Vec::new(),
             bytes_read: 0,
         };
-        while batch.text.len() < BATCH_BYTES {
+        while batch.text.len() < self.limit {
             self.scratch.clear();
             match self.framer.next_game_into(&mut self.scratch) {
                 Some(Ok(info)) => {
@@ -243,6 +253,8 @@ where
     W: Fn(&str, &RecordBatch) -> RecordsDone + Sync,
 {
     let pipeline = Pipeline::new(jobs);
+    // At most as many texts as batches in flight.
+    let free: Rc<RefCell<Vec<Vec<u8>>>> = Rc::default();
     let mut run = RecordsRun::default();
     // The last byte written: a file whose last game has no line break
     // must not run into the next file's first game.
@@ -269,6 +281,8 @@ where
                 log: Arc::clone(&log),
             }),
             log,
+            limit: batch_bytes(),
+            free: Rc::clone(&free),
             pending: None,
             scratch: Vec::new(),
             started: false,
@@ -281,9 +295,10 @@ where
             |batch: RecordBatch| {
                 let mut done = work(&name, &batch);
                 done.bytes_read = batch.bytes_read;
-                done
+                (done, batch.text)
             },
-            |done: RecordsDone| {
+            |(done, text): (RecordsDone, Vec<u8>)| {
+                free.borrow_mut().push(text);
                 if !done.stderr.is_empty() {
                     bar.suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
                 }

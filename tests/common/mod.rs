@@ -6,7 +6,7 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The shared data directory, or `None` (after printing why) when absent.
 ///
@@ -24,6 +24,36 @@ pub fn data_dir() -> Option<PathBuf> {
 pub fn expected_dir() -> Option<PathBuf> {
     let data = data_dir()?;
     present_or_skip(data.join("../expected"))
+}
+
+/// Every `.pgn` file under `dirs` of the data directory (recursively,
+/// sorted), e.g. `&["corpus", "broken"]`; `golden` says whether
+/// pgn-extract's expected outputs (`corpus/pgn-extract/golden/`) are
+/// included. `None` when the data is absent (see [`data_dir`]).
+///
+/// # Panics
+/// When a directory cannot be read.
+pub fn pgn_files(dirs: &[&str], golden: bool) -> Option<Vec<PathBuf>> {
+    fn walk(dir: &Path, golden: bool, out: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                if golden || !path.ends_with("golden") {
+                    walk(&path, golden, out);
+                }
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                out.push(path);
+            }
+        }
+    }
+    let data = data_dir()?;
+    let mut files = Vec::new();
+    for dir in dirs {
+        walk(&data.join(dir), golden, &mut files);
+    }
+    files.sort();
+    Some(files)
 }
 
 fn present_or_skip(dir: PathBuf) -> Option<PathBuf> {
