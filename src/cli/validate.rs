@@ -74,7 +74,6 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         letters: args.lang.policy(),
         lints: warnings,
     };
-    let mut out = Output::open(None, &[])?;
     let work = |path: &str, text: &[u8], items: &[Item]| {
         let ctx = Context {
             path,
@@ -105,31 +104,12 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         }
         done
     };
-    let run = Run::execute(
-        &args.files,
-        args.jobs,
-        args.progress,
-        args.quiet,
-        &mut out,
-        work,
-    )?;
-    out.finish()?;
-    if !args.quiet {
-        summary(&run.stats);
-    }
-    Ok(if run.io_error {
-        Exit::Usage
-    } else if run.stats.errors > 0 {
-        Exit::Errors
-    } else {
-        Exit::Ok
-    })
+    execute(args, work, summary)
 }
 
 /// `validate --syntax-only`: every game through the syntax checker, no
 /// replay.
 fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
-    let mut out = Output::open(None, &[])?;
     let work = |path: &str, text: &[u8], items: &[Item]| {
         let ctx = Context {
             path,
@@ -158,6 +138,21 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
         }
         done
     };
+    execute(args, work, |stats| {
+        eprintln!(
+            "pgnkit validate: {} games: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
+            stats.games, stats.valid, stats.errors
+        );
+    })
+}
+
+/// Runs `work` over every batch, then prints the summary (unless quiet)
+/// and maps the counts to the exit status.
+fn execute<W>(args: &ValidateArgs, work: W, summary: impl Fn(&Stats)) -> anyhow::Result<Exit>
+where
+    W: Fn(&str, &[u8], &[Item]) -> Done + Sync,
+{
+    let mut out = Output::open(None, &[])?;
     let run = Run::execute(
         &args.files,
         args.jobs,
@@ -168,11 +163,7 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
     )?;
     out.finish()?;
     if !args.quiet {
-        let stats = &run.stats;
-        eprintln!(
-            "pgnkit validate: {} games: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
-            stats.games, stats.valid, stats.errors
-        );
+        summary(&run.stats);
     }
     Ok(if run.io_error {
         Exit::Usage
