@@ -138,8 +138,28 @@ pub struct Batch {
 
 /// Texts of written batches, for the next batches to fill: a fresh vector
 /// per batch would be fresh memory from the system, and its page faults
-/// cost the reader thread more than the copying itself.
-type FreeTexts = Rc<RefCell<Vec<Vec<u8>>>>;
+/// cost the reader thread more than the copying itself. Clones share the
+/// texts (the reader takes, the writer gives back; one thread).
+#[derive(Default, Clone)]
+pub struct FreeTexts(Rc<RefCell<Vec<Vec<u8>>>>);
+
+impl FreeTexts {
+    /// An empty text with room for a batch of `limit` bytes.
+    pub fn take(&self, limit: usize) -> Vec<u8> {
+        let mut text = self
+            .0
+            .borrow_mut()
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(limit + (64 << 10)));
+        text.clear();
+        text
+    }
+
+    /// Returns a written batch's text for reuse.
+    pub fn give(&self, text: Vec<u8>) {
+        self.0.borrow_mut().push(text);
+    }
+}
 
 /// Reads one input as batches.
 struct Batches<R> {
@@ -161,14 +181,8 @@ impl<R: io::Read> Iterator for Batches<R> {
         if self.done {
             return None;
         }
-        let mut text = self
-            .free
-            .borrow_mut()
-            .pop()
-            .unwrap_or_else(|| Vec::with_capacity(self.limit + (64 << 10)));
-        text.clear();
         let mut batch = Batch {
-            text,
+            text: self.free.take(self.limit),
             items: Vec::new(),
             bytes_read: 0,
         };
@@ -397,7 +411,7 @@ impl Run {
                 bytes_read: input.bytes_read(),
                 framer: GameFramer::new(input),
                 limit: batch_bytes(),
-                free: Rc::clone(&free),
+                free: free.clone(),
                 error: None,
                 done: false,
             };
@@ -410,7 +424,7 @@ impl Run {
                     (done, batch.text)
                 },
                 |(done, text): (Done, Vec<u8>)| {
-                    free.borrow_mut().push(text);
+                    free.give(text);
                     out.write_all(&done.stdout).map_err(RunError::Write)?;
                     if !done.stderr.is_empty() {
                         bar.suspend(|| {

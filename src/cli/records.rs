@@ -9,11 +9,9 @@
 //! is wrapped in a tee that keeps every byte read since the last finished
 //! record; a record is finished when the next game is framed.
 
-use std::cell::RefCell;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
@@ -21,7 +19,7 @@ use pgnkit::input::{self, BytesRead};
 use pgnkit::pgn::{GameFramer, GameInfo, ReadPgnError};
 use pgnkit::pipeline::{Pipeline, PipelineError};
 
-use super::games::{batch_bytes, display_name, inputs};
+use super::games::{FreeTexts, batch_bytes, display_name, inputs};
 use super::progress::{Progress, When};
 
 /// The bytes read but not yet handed out, from absolute offset `base`.
@@ -90,7 +88,7 @@ struct Records<R> {
     limit: usize,
     /// Texts of written batches, to be filled again (fresh memory for every
     /// batch costs more in page faults than the copying).
-    free: Rc<RefCell<Vec<Vec<u8>>>>,
+    free: FreeTexts,
     log: Arc<Mutex<Log>>,
     pending: Option<Pending>,
     scratch: Vec<u8>,
@@ -141,14 +139,8 @@ impl<R: Read> Iterator for Records<R> {
         if self.done {
             return None;
         }
-        let mut text = self
-            .free
-            .borrow_mut()
-            .pop()
-            .unwrap_or_else(|| Vec::with_capacity(self.limit + (64 << 10)));
-        text.clear();
         let mut batch = RecordBatch {
-            text,
+            text: self.free.take(self.limit),
             items: Vec::new(),
             bytes_read: 0,
         };
@@ -254,7 +246,7 @@ where
 {
     let pipeline = Pipeline::new(jobs);
     // At most as many texts as batches in flight.
-    let free: Rc<RefCell<Vec<Vec<u8>>>> = Rc::default();
+    let free = FreeTexts::default();
     let mut run = RecordsRun::default();
     // The last byte written: a file whose last game has no line break
     // must not run into the next file's first game.
@@ -282,7 +274,7 @@ where
             }),
             log,
             limit: batch_bytes(),
-            free: Rc::clone(&free),
+            free: free.clone(),
             pending: None,
             scratch: Vec::new(),
             started: false,
@@ -298,7 +290,7 @@ where
                 (done, batch.text)
             },
             |(done, text): (RecordsDone, Vec<u8>)| {
-                free.borrow_mut().push(text);
+                free.give(text);
                 if !done.stderr.is_empty() {
                     bar.suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
                 }
