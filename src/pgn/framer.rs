@@ -24,6 +24,9 @@ pub struct RawGame<'a> {
     /// The game's text, from its first line up to the blank line or tag
     /// line that ended it, without trailing whitespace.
     pub bytes: &'a [u8],
+    /// Where the framer found the game's `{…}` comments (empty for text
+    /// that did not come from a framer).
+    pub comments: Comments<'a>,
 }
 
 impl<'a> RawGame<'a> {
@@ -35,8 +38,76 @@ impl<'a> RawGame<'a> {
             offset: 0,
             first_line: 1,
             bytes,
+            comments: Comments::default(),
         }
     }
+}
+
+/// The `{…}` comments of one game as the framer found them: the offsets of
+/// each comment's `{` and of the first `}` after it, in the game's text.
+///
+/// The framer passes over every comment to find where games end; with
+/// this index the tokenizer passes over them again without searching.
+/// Only a framer makes one, so the offsets always hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Comments<'a>(&'a [[u32; 2]]);
+
+impl<'a> Comments<'a> {
+    /// The comments as `[open, close]` offsets, in order.
+    pub(crate) fn spans(self) -> &'a [[u32; 2]] {
+        self.0
+    }
+}
+
+/// Comment indexes of many copied games ([`GameFramer::next_game_indexed`]),
+/// kept for reuse across batches.
+#[derive(Debug)]
+pub struct CommentIndex {
+    spans: Vec<[u32; 2]>,
+    /// Tells this index's ranges from another's (and from this one's
+    /// before [`clear`](Self::clear)).
+    generation: u64,
+}
+
+impl Default for CommentIndex {
+    fn default() -> CommentIndex {
+        CommentIndex::new()
+    }
+}
+
+impl CommentIndex {
+    /// An empty index.
+    pub fn new() -> CommentIndex {
+        CommentIndex {
+            spans: Vec::new(),
+            generation: next_generation(),
+        }
+    }
+
+    /// Empties the index; games indexed before no longer find their
+    /// comments in it.
+    pub fn clear(&mut self) {
+        self.spans.clear();
+        self.generation = next_generation();
+    }
+    /// Appends a game's comments, and returns where the game came from,
+    /// with its comments in this index.
+    pub fn add(&mut self, game: &RawGame<'_>) -> GameInfo {
+        let mut info = GameInfo::new(game.number, game.offset, game.first_line);
+        let spans = game.comments.spans();
+        let start = self.spans.len();
+        if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(start + spans.len())) {
+            self.spans.extend_from_slice(spans);
+            info.comments = (self.generation, start, end);
+        }
+        info
+    }
+}
+
+fn next_generation() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Where a game came from, for a game copied out of the framer
@@ -49,9 +120,21 @@ pub struct GameInfo {
     pub offset: u64,
     /// 1-based line of the game's first byte.
     pub first_line: u64,
+    /// The game's comments in a [`CommentIndex`]: its generation and range.
+    comments: (u64, u32, u32),
 }
 
 impl GameInfo {
+    /// Where a game came from, with no comment index.
+    pub fn new(number: u64, offset: u64, first_line: u64) -> GameInfo {
+        GameInfo {
+            number,
+            offset,
+            first_line,
+            comments: (0, 0, 0),
+        }
+    }
+
     /// The game as a [`RawGame`] over its copied text.
     pub fn with_bytes(self, bytes: &[u8]) -> RawGame<'_> {
         RawGame {
@@ -59,6 +142,22 @@ impl GameInfo {
             offset: self.offset,
             first_line: self.first_line,
             bytes,
+            comments: Comments::default(),
+        }
+    }
+
+    /// The game as a [`RawGame`] over its copied text, with its comments
+    /// from the index that [`GameFramer::next_game_indexed`] filled (any
+    /// other index, or this one after a clear, gives none).
+    pub fn with_text<'a>(self, bytes: &'a [u8], index: &'a CommentIndex) -> RawGame<'a> {
+        let (generation, start, end) = self.comments;
+        let spans = match index.spans.get(start as usize..end as usize) {
+            Some(spans) if generation == index.generation => spans,
+            _ => &[],
+        };
+        RawGame {
+            comments: Comments(spans),
+            ..self.with_bytes(bytes)
         }
     }
 }
@@ -154,6 +253,11 @@ pub struct GameFramer<R> {
     number: u64,
     oversized: bool,
     max_game_bytes: usize,
+    /// The current game's comments, relative to `game_start`.
+    comments: Vec<[u32; 2]>,
+    /// The `{` of the comment the `Comment` mode is in, relative to
+    /// `game_start`.
+    comment_open: usize,
 }
 
 impl<R: Read> GameFramer<R> {
@@ -178,6 +282,8 @@ impl<R: Read> GameFramer<R> {
             number: 0,
             oversized: false,
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+            comments: Vec::new(),
+            comment_open: 0,
         }
     }
 
@@ -203,6 +309,7 @@ impl<R: Read> GameFramer<R> {
                 offset: self.game_offset,
                 first_line: self.game_line,
                 bytes: &self.buf[start..end],
+                comments: Comments(&self.comments),
             })),
             Ok(None) => None,
             Err(err) => Some(Err(err)),
@@ -219,11 +326,37 @@ impl<R: Read> GameFramer<R> {
         match self.frame() {
             Ok(Some((start, end))) => {
                 out.extend_from_slice(&self.buf[start..end]);
-                Some(Ok(GameInfo {
+                Some(Ok(GameInfo::new(
+                    self.number,
+                    self.game_offset,
+                    self.game_line,
+                )))
+            }
+            Ok(None) => None,
+            Err(err) => Some(Err(err)),
+        }
+    }
+
+    /// Like [`next_game_into`](Self::next_game_into), and appends the
+    /// game's comments to `index`, where [`GameInfo::with_text`] finds them.
+    ///
+    /// # Errors
+    /// As [`next_game`](Self::next_game).
+    pub fn next_game_indexed(
+        &mut self,
+        out: &mut Vec<u8>,
+        index: &mut CommentIndex,
+    ) -> Option<Result<GameInfo, ReadPgnError>> {
+        match self.frame() {
+            Ok(Some((start, end))) => {
+                out.extend_from_slice(&self.buf[start..end]);
+                Some(Ok(index.add(&RawGame {
                     number: self.number,
                     offset: self.game_offset,
                     first_line: self.game_line,
-                }))
+                    bytes: &[],
+                    comments: Comments(&self.comments),
+                })))
             }
             Ok(None) => None,
             Err(err) => Some(Err(err)),
@@ -339,11 +472,25 @@ impl<R: Read> GameFramer<R> {
     #[inline]
     fn open_game(&mut self, section: Section) {
         if self.section == Section::Between {
+            self.comments.clear();
             self.game_start = self.pos;
             self.game_offset = self.base + self.pos as u64;
             self.game_line = self.line;
         }
         self.section = section;
+    }
+
+    /// Records a complete comment of the current game: its `{` relative to
+    /// the game's start, its `}` in the buffer.
+    #[inline]
+    fn note_comment(&mut self, open: usize, close: usize) {
+        if self.oversized {
+            return;
+        }
+        let close = close - self.game_start;
+        if let (Ok(open), Ok(close)) = (u32::try_from(open), u32::try_from(close)) {
+            self.comments.push([open, close]);
+        }
     }
 
     /// Consumes the line end at `pos` (`\n`, `\r\n` or `\r`).
@@ -389,6 +536,13 @@ impl<R: Read> GameFramer<R> {
                     Some((close, lines)) => {
                         self.line += lines;
                         pos = close + 1;
+                        // (`note_comment`, by fields: `buf` borrows `self.buf`.)
+                        let start = self.game_start;
+                        if let (Ok(open), Ok(close), false) =
+                            (u32::try_from(at - start), u32::try_from(close - start), self.oversized)
+                        {
+                            self.comments.push([open, close]);
+                        }
                     }
                     None => {
                         pos = at;
@@ -547,6 +701,7 @@ impl<R: Read> GameFramer<R> {
                             }
                         }
                         b'{' => {
+                            self.comment_open = self.pos - self.game_start;
                             self.pos += 1;
                             self.mode = Mode::Comment;
                         }
@@ -568,6 +723,7 @@ impl<R: Read> GameFramer<R> {
                     let (lines, pending_cr) = count_lines(&rest[..region], close || self.eof);
                     self.line += lines;
                     if close {
+                        self.note_comment(self.comment_open, self.pos + region);
                         self.pos += region + 1;
                         self.mode = Mode::Text;
                     } else {
