@@ -373,7 +373,7 @@ impl Run {
                 // One job: games straight from the framer's buffer, no
                 // batches to copy into.
                 let bytes_read = input.bytes_read();
-                let mut framer = GameFramer::new(input);
+                let mut framer = GameFramer::for_input(input);
                 let mut items = Vec::with_capacity(1);
                 let mut comments = CommentIndex::new();
                 let mut failed = None;
@@ -413,7 +413,7 @@ impl Run {
             }
             let batches = Batches {
                 bytes_read: input.bytes_read(),
-                framer: GameFramer::new(input),
+                framer: GameFramer::for_input(input),
                 limit: batch_bytes(),
                 free: free.clone(),
                 error: None,

@@ -5,6 +5,7 @@
 
 use std::io::{self, Read};
 
+use crate::input::{Input, Mapped};
 use crate::pgn::error::ReadPgnError;
 
 /// The default bound on one game's size: 256 MiB.
@@ -162,6 +163,34 @@ impl GameInfo {
     }
 }
 
+/// The framer's bytes: its own buffer over a reader, or a whole mapped
+/// file.
+enum Buffer {
+    Owned(Vec<u8>),
+    Mapped(Mapped),
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Buffer::Owned(buf) => buf,
+            Buffer::Mapped(mapped) => mapped.bytes(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Buffer::Owned(buf) => write!(f, "Owned({} bytes)", buf.len()),
+            Buffer::Mapped(mapped) => mapped.fmt(f),
+        }
+    }
+}
+
 /// Where the scanner is inside the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Section {
@@ -233,7 +262,7 @@ enum Step {
 #[derive(Debug)]
 pub struct GameFramer<R> {
     reader: R,
-    buf: Vec<u8>,
+    buf: Buffer,
     /// Scan position in `buf`.
     pos: usize,
     /// End of valid data in `buf`.
@@ -260,13 +289,27 @@ pub struct GameFramer<R> {
     comment_open: usize,
 }
 
+impl GameFramer<Input> {
+    /// A framer that reads a mapped file in place ([`Input::take_mapped`]),
+    /// or reads the input through its buffer.
+    pub fn for_input(mut input: Input) -> GameFramer<Input> {
+        let mapped = input.take_mapped();
+        let mut framer = GameFramer::new(input);
+        if let Some(mapped) = mapped {
+            framer.filled = mapped.bytes().len();
+            framer.buf = Buffer::Mapped(mapped);
+        }
+        framer
+    }
+}
+
 impl<R: Read> GameFramer<R> {
     /// A framer over `reader` with the default game size bound
     /// ([`DEFAULT_MAX_GAME_BYTES`]).
     pub fn new(reader: R) -> GameFramer<R> {
         GameFramer {
             reader,
-            buf: Vec::new(),
+            buf: Buffer::Owned(Vec::new()),
             pos: 0,
             filled: 0,
             base: 0,
@@ -370,6 +413,9 @@ impl<R: Read> GameFramer<R> {
         }
         self.section = Section::Between;
         self.oversized = false;
+        if let Buffer::Mapped(mapped) = &mut self.buf {
+            mapped.consumed(self.pos);
+        }
         loop {
             match self.scan() {
                 Step::End => {
@@ -391,7 +437,9 @@ impl<R: Read> GameFramer<R> {
     fn finish_game(&mut self) -> Result<Option<(usize, usize)>, ReadPgnError> {
         self.number += 1;
         self.section = Section::Between;
-        if self.oversized {
+        // A mapped file needs no room for a game; the bound still holds.
+        let mapped = matches!(self.buf, Buffer::Mapped(_));
+        if self.oversized || (mapped && self.pos - self.game_start > self.max_game_bytes) {
             return Err(ReadPgnError::GameTooLarge {
                 number: self.number,
                 offset: self.game_offset,
@@ -405,6 +453,18 @@ impl<R: Read> GameFramer<R> {
 
     /// Makes room and reads more input; sets `eof` at the end.
     fn fill(&mut self) -> io::Result<()> {
+        let buf = match &mut self.buf {
+            Buffer::Owned(buf) => buf,
+            Buffer::Mapped(_) => {
+                // All of the file is there from the start.
+                self.eof = true;
+                self.started = true;
+                if self.buf[..self.filled].starts_with(b"\xEF\xBB\xBF") && self.pos == 0 {
+                    self.pos = 3;
+                }
+                return Ok(());
+            }
+        };
         let keep = if self.section == Section::Between || self.oversized {
             self.pos
         } else {
@@ -412,29 +472,29 @@ impl<R: Read> GameFramer<R> {
         };
         // Compact only when the free tail is short: each byte is then
         // moved at most about once.
-        if keep > 0 && (keep == self.filled || self.buf.len() - self.filled < self.buf.len() / 4) {
-            self.buf.copy_within(keep..self.filled, 0);
+        if keep > 0 && (keep == self.filled || buf.len() - self.filled < buf.len() / 4) {
+            buf.copy_within(keep..self.filled, 0);
             self.filled -= keep;
             self.pos -= keep;
             self.game_start = self.game_start.saturating_sub(keep);
             self.base += keep as u64;
         }
-        if self.filled == self.buf.len() {
-            let len = self.buf.len();
+        if self.filled == buf.len() {
+            let len = buf.len();
             if len >= self.max_game_bytes && self.section != Section::Between {
                 // The game does not fit: keep scanning for its end, dropping
                 // its bytes as they are passed.
                 self.oversized = true;
                 let drop = self.pos;
-                self.buf.copy_within(drop..self.filled, 0);
+                buf.copy_within(drop..self.filled, 0);
                 self.filled -= drop;
                 self.pos = 0;
                 self.game_start = 0;
                 self.base += drop as u64;
-                if self.filled == self.buf.len() {
+                if self.filled == buf.len() {
                     // A single undecidable unit filled the buffer (endless
                     // indentation): let the buffer grow a little.
-                    self.buf.resize(len + (len / 4).max(1024), 0);
+                    buf.resize(len + (len / 4).max(1024), 0);
                 }
             } else {
                 let target = if len == 0 {
@@ -442,11 +502,11 @@ impl<R: Read> GameFramer<R> {
                 } else {
                     (len * 2).min(self.max_game_bytes.max(len + 1024))
                 };
-                self.buf.resize(target, 0);
+                buf.resize(target, 0);
             }
         }
         loop {
-            match self.reader.read(&mut self.buf[self.filled..]) {
+            match self.reader.read(&mut buf[self.filled..]) {
                 Ok(0) => {
                     self.eof = true;
                     break;
@@ -461,7 +521,7 @@ impl<R: Read> GameFramer<R> {
         }
         if !self.started && (self.filled >= 3 || self.eof) {
             self.started = true;
-            if self.buf[..self.filled].starts_with(b"\xEF\xBB\xBF") {
+            if buf[..self.filled].starts_with(b"\xEF\xBB\xBF") {
                 self.pos = 3;
             }
         }
