@@ -907,36 +907,45 @@ mod stops {
     #[inline]
     pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
         let rest = buf.get(from..)?;
-        let (chunks, tail) = rest.as_chunks::<16>();
+        let (chunks, tail) = rest.as_chunks::<32>();
         let mut lines = 0u64;
         for (i, chunk) in chunks.iter().enumerate() {
-            let (close, lf, cr) = lanes::comment_bytes(chunk);
-            let before = if close == 0 {
-                u32::MAX
-            } else {
-                (1 << close.trailing_zeros()) - 1
-            };
-            if (lf | cr) & before != 0 {
-                // A `\r` counts unless a `\n` follows it, here or as the
-                // first byte of the next chunk.
-                let next_lf = u32::from(rest.get((i + 1) * 16) == Some(&b'\n'));
-                let crlf = (lf >> 1) | (next_lf << 15);
-                lines += u64::from((lf & before).count_ones() + (cr & !crlf & before).count_ones());
+            if !lanes::any_comment_byte(chunk) {
+                continue;
             }
-            if close != 0 {
-                return Some((from + i * 16 + close.trailing_zeros() as usize, lines));
+            let next_lf = rest.get((i + 1) * 32) == Some(&b'\n');
+            let (close, more) = close_in(chunk, next_lf);
+            lines += more;
+            if let Some(j) = close {
+                return Some((from + i * 32 + j, lines));
             }
         }
-        let base = from + chunks.len() * 16;
-        for (j, &b) in tail.iter().enumerate() {
-            match b {
-                b'}' => return Some((base + j, lines)),
-                b'\n' => lines += 1,
-                b'\r' if tail.get(j + 1) != Some(&b'\n') => lines += 1,
-                _ => {}
-            }
+        // The last bytes, padded with zeros (which match nothing).
+        let mut last = [0; 32];
+        last[..tail.len()].copy_from_slice(tail);
+        let (close, more) = close_in(&last, false);
+        let j = close?;
+        Some((from + chunks.len() * 32 + j, lines + more))
+    }
+
+    /// The first `}` in 32 bytes, and the line ends before it; `next_lf`
+    /// says whether a `\n` follows the last byte.
+    #[inline(always)]
+    fn close_in(chunk: &[u8; 32], next_lf: bool) -> (Option<usize>, u64) {
+        let (close, lf, cr) = lanes::comment_bytes(chunk);
+        let before = if close == 0 {
+            u32::MAX
+        } else {
+            (1 << close.trailing_zeros()) - 1
+        };
+        let mut lines = 0;
+        if (lf | cr) & before != 0 {
+            // A `\r` counts unless a `\n` follows it.
+            let crlf = (lf >> 1) | (u32::from(next_lf) << 31);
+            lines = u64::from((lf & before).count_ones() + (cr & !crlf & before).count_ones());
         }
-        None
+        let close = (close != 0).then(|| close.trailing_zeros() as usize);
+        (close, lines)
     }
 
     /// Byte classes of sixteen bytes as bit masks (bit i for byte i).
@@ -962,13 +971,31 @@ mod stops {
             }
         }
 
-        /// `}`, `\n` and `\r`, each on its own.
+        /// Whether any of the 32 bytes is `}`, `\n` or `\r`.
         #[inline(always)]
-        pub fn comment_bytes(chunk: &[u8; 16]) -> (u32, u32, u32) {
+        pub fn any_comment_byte(chunk: &[u8; 32]) -> bool {
             unsafe {
-                let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+                let p = chunk.as_ptr().cast::<__m128i>();
+                let (a, b) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
+                let any = |v: __m128i| {
+                    let eq = |byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
+                    _mm_or_si128(eq(b'}'), _mm_or_si128(eq(b'\n'), eq(b'\r')))
+                };
+                _mm_movemask_epi8(_mm_or_si128(any(a), any(b))) != 0
+            }
+        }
+
+        /// `}`, `\n` and `\r` in 32 bytes, each on its own.
+        #[inline(always)]
+        pub fn comment_bytes(chunk: &[u8; 32]) -> (u32, u32, u32) {
+            unsafe {
+                let p = chunk.as_ptr().cast::<__m128i>();
+                let (a, b) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
                 let mask = |byte: u8| {
-                    _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8))) as u32
+                    let m = |v: __m128i| {
+                        _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8))) as u32
+                    };
+                    m(a) | (m(b) << 16)
                 };
                 (mask(b'}'), mask(b'\n'), mask(b'\r'))
             }
@@ -992,14 +1019,22 @@ mod stops {
             mask(chunk, |b| matches!(b, b'\n' | b'\r' | b'{' | b';'))
         }
 
-        /// `}`, `\n` and `\r`, each on its own.
+        /// Whether any of the 32 bytes is `}`, `\n` or `\r`.
         #[inline(always)]
-        pub fn comment_bytes(chunk: &[u8; 16]) -> (u32, u32, u32) {
-            (
-                mask(chunk, |b| b == b'}'),
-                mask(chunk, |b| b == b'\n'),
-                mask(chunk, |b| b == b'\r'),
-            )
+        pub fn any_comment_byte(chunk: &[u8; 32]) -> bool {
+            chunk.iter().any(|&b| matches!(b, b'}' | b'\n' | b'\r'))
+        }
+
+        /// `}`, `\n` and `\r` in 32 bytes, each on its own.
+        #[inline(always)]
+        pub fn comment_bytes(chunk: &[u8; 32]) -> (u32, u32, u32) {
+            let mask = |byte: u8| {
+                chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0, |m, (i, &b)| m | (u32::from(b == byte) << i))
+            };
+            (mask(b'}'), mask(b'\n'), mask(b'\r'))
         }
     }
 }
