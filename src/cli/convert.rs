@@ -12,7 +12,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
-use super::games::{Context, Done, Games, Format, PooledReplayer, Run, game_of, write_diagnostic};
+use super::games::{Context, Done, Format, Games, PooledReplayer, Run, game_of, write_diagnostic};
 use super::json;
 use super::output::Output;
 use super::progress::When;

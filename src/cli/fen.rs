@@ -11,7 +11,7 @@ use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
 use super::games::{
-    Context, Done, Games, Format, Lang, PooledReplayer, Run, game_of, write_diagnostic,
+    Context, Done, Format, Games, Lang, PooledReplayer, Run, game_of, write_diagnostic,
 };
 use super::output::Output;
 use super::progress::When;

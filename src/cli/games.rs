@@ -13,8 +13,8 @@ use anyhow::Context as _;
 use clap::ValueEnum;
 use pgnkit::input::{self, BytesRead};
 use pgnkit::pgn::{
-    CommentIndex, GameFramer, GameInfo, LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame, ReadPgnError, Span,
-    SyntaxSummary, unescape,
+    CommentIndex, GameFramer, GameInfo, LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame,
+    ReadPgnError, Span, SyntaxSummary, unescape,
 };
 use pgnkit::pipeline::{Pipeline, PipelineError};
 use pgnkit::replay::{Diagnostic, Replay, Replayer, Severity};

@@ -9,7 +9,7 @@ use pgnkit::replay::{ReplayOptions, Severity};
 
 use super::Exit;
 use super::games::{
-    Context, Done, Games, Format, Lang, PooledReplayer, Run, Stats, TERMINATIONS, game_of, shown,
+    Context, Done, Format, Games, Lang, PooledReplayer, Run, Stats, TERMINATIONS, game_of, shown,
     write_diagnostic, write_syntax_error,
 };
 use super::output::Output;

@@ -54,6 +54,16 @@ impl<'a> RawGame<'a> {
 pub struct Comments<'a>(&'a [[u32; 2]]);
 
 impl<'a> Comments<'a> {
+    /// How many comments the index holds.
+    pub fn len(self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the index holds no comment.
+    pub fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The comments as `[open, close]` offsets, in order.
     pub(crate) fn spans(self) -> &'a [[u32; 2]] {
         self.0
@@ -420,6 +430,9 @@ impl<R: Read> GameFramer<R> {
             match self.scan() {
                 Step::End => {
                     if self.section == Section::Between {
+                        if let Buffer::Mapped(mapped) = &mut self.buf {
+                            mapped.consumed(self.pos);
+                        }
                         return Ok(None);
                     }
                     return self.finish_game();
@@ -598,9 +611,11 @@ impl<R: Read> GameFramer<R> {
                         pos = close + 1;
                         // (`note_comment`, by fields: `buf` borrows `self.buf`.)
                         let start = self.game_start;
-                        if let (Ok(open), Ok(close), false) =
-                            (u32::try_from(at - start), u32::try_from(close - start), self.oversized)
-                        {
+                        if let (Ok(open), Ok(close), false) = (
+                            u32::try_from(at - start),
+                            u32::try_from(close - start),
+                            self.oversized,
+                        ) {
                             self.comments.push([open, close]);
                         }
                     }
@@ -1231,5 +1246,81 @@ mod tests {
         assert_eq!(whole.len(), 3);
         assert_eq!(whole[1].0, 7);
         assert_eq!(whole[2].0, 9);
+    }
+
+    /// Bytes from a small alphabet of the bytes that matter, by a simple
+    /// deterministic generator.
+    fn soup(seed: u64, len: usize) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b"}}{;\n\r\r\nab  "[(x % 12) as usize]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn block_searches_agree_with_plain_ones() {
+        for seed in 1..400 {
+            let buf = soup(seed, (seed as usize * 7) % 130);
+            for from in 0..=buf.len() {
+                let text = buf[from..]
+                    .iter()
+                    .position(|b| matches!(b, b'\n' | b'\r' | b'{' | b';'))
+                    .map(|i| from + i);
+                assert_eq!(
+                    stops::find_text_stop(&buf, from),
+                    text,
+                    "{buf:?} from {from}"
+                );
+                let close = buf[from..].iter().position(|&b| b == b'}').map(|i| {
+                    let (lines, _) = count_lines(&buf[from..from + i], true);
+                    (from + i, lines)
+                });
+                assert_eq!(stops::find_close(&buf, from), close, "{buf:?} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn comment_index_holds_each_comment_and_its_first_close() {
+        let input: &[u8] = b"[A \"{x}\"]\n{pre\n[B]} 1. e4 {a}{b\r\n} e5 ; {no}\n2. Nf3 {c} (2. d4 {d}) *\n\n1. c4 {e} *";
+        let mut framer = GameFramer::new(input);
+        let mut found = Vec::new();
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("no error");
+            for &[open, close] in game.comments.spans() {
+                let (open, close) = (open as usize, close as usize);
+                assert_eq!(game.bytes[open], b'{');
+                assert_eq!(
+                    memchr::memchr(b'}', &game.bytes[open..]),
+                    Some(close - open)
+                );
+                found.push(String::from_utf8_lossy(&game.bytes[open..=close]).into_owned());
+            }
+        }
+        assert_eq!(found, ["{pre\n[B]}", "{a}", "{b\r\n}", "{c}", "{d}", "{e}"]);
+    }
+
+    #[test]
+    fn an_index_gives_comments_only_to_its_own_games() {
+        let input: &[u8] = b"1. e4 {a} *\n\n1. d4 {b} {c} *\n";
+        let mut framer = GameFramer::new(input);
+        let (mut text, mut index) = (Vec::new(), CommentIndex::new());
+        let first = framer.next_game_indexed(&mut text, &mut index);
+        let first = first.expect("a game").expect("no error");
+        let end = text.len();
+        let second = framer.next_game_indexed(&mut text, &mut index);
+        let second = second.expect("a game").expect("no error");
+        assert_eq!(first.with_text(&text[..end], &index).comments.len(), 1);
+        assert_eq!(second.with_text(&text[end..], &index).comments.len(), 2);
+        assert!(first.with_bytes(&text[..end]).comments.is_empty());
+        let other = CommentIndex::new();
+        assert!(second.with_text(&text[end..], &other).comments.is_empty());
+        index.clear();
+        assert!(second.with_text(&text[end..], &index).comments.is_empty());
     }
 }

@@ -18,7 +18,7 @@ use nom::{
 
 use crate::notation::is_ep_mark;
 use crate::pgn::error::ParsePgnErrorKind;
-use crate::pgn::framer::RawGame;
+use crate::pgn::framer::{Comments, RawGame};
 use crate::pgn::span::Span;
 
 /// A game termination marker.
@@ -476,9 +476,15 @@ impl<'a> Tokens<'a> {
     /// A tokenizer over a framed game, which passes over the comments the
     /// framer found without searching for their ends again.
     pub fn for_game(game: &RawGame<'a>) -> Tokens<'a> {
+        Tokens::with_comments(game.bytes, game.comments)
+    }
+
+    /// A tokenizer over a game's text with the framer's index of its
+    /// comments (see [`for_game`](Self::for_game)).
+    pub fn with_comments(source: &'a [u8], comments: Comments<'a>) -> Tokens<'a> {
         Tokens {
-            comments: game.comments.spans(),
-            ..Tokens::new(game.bytes)
+            comments: comments.spans(),
+            ..Tokens::new(source)
         }
     }
 

@@ -400,10 +400,7 @@ impl<'a> Run<'_, 'a> {
             self.syntax(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
             return;
         }
-        let mut tokens = Tokens::for_game(&RawGame {
-            comments: self.comments,
-            ..RawGame::from_bytes(source)
-        });
+        let mut tokens = Tokens::with_comments(source, self.comments);
         let mut tags = Tags::default();
         let mut started = false;
         let mut after_result = false;
