@@ -490,7 +490,7 @@ impl<'a> Tokens<'a> {
 
     /// The `}` of the comment whose `{` is at `open`: from the framer's
     /// index when it holds that comment, else by searching.
-    #[inline(always)]
+    #[inline(never)]
     fn comment_close(&mut self, open: usize) -> Option<usize> {
         while let Some((&[o, c], rest)) = self.comments.split_first() {
             let o = o as usize;
