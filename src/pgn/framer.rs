@@ -7,6 +7,7 @@ use std::io::{self, Read};
 
 use crate::input::{Input, Mapped};
 use crate::pgn::error::ReadPgnError;
+use crate::pgn::scan;
 
 /// The default bound on one game's size: 256 MiB.
 pub const DEFAULT_MAX_GAME_BYTES: usize = 256 << 20;
@@ -846,11 +847,12 @@ static TAG_STOPS: [[bool; 256]; 2] = {
 #[inline]
 fn plain_tag_len(bytes: &[u8]) -> Option<usize> {
     let stop = |from: usize, in_string: bool| {
-        let stops = &TAG_STOPS[usize::from(in_string)];
-        let i = bytes
-            .get(from..)?
-            .iter()
-            .position(|&b| stops[usize::from(b)])?;
+        let set = if in_string {
+            [b'\n', b'\r', b'"', b'\\']
+        } else {
+            [b'\n', b'\r', b'"', b']']
+        };
+        let i = scan::find4(bytes.get(from..)?, set)?;
         Some((from + i, bytes[from + i]))
     };
     let (open, b'"') = stop(1, false)? else {

@@ -19,6 +19,7 @@ use nom::{
 use crate::notation::is_ep_mark;
 use crate::pgn::error::ParsePgnErrorKind;
 use crate::pgn::framer::{Comments, RawGame};
+use crate::pgn::scan;
 use crate::pgn::span::Span;
 
 /// A game termination marker.
@@ -263,9 +264,7 @@ fn plain_tag_pair(input: &[u8]) -> Option<(usize, &[u8], &[u8])> {
         return None;
     }
     let value_start = quote + 1;
-    let value_len = input[value_start..]
-        .iter()
-        .position(|&b| CLASS[usize::from(b)] & STRING_STOP != 0)?;
+    let value_len = scan::find4(&input[value_start..], [b'"', b'\\', b'\n', b'\r'])?;
     let close = value_start + value_len;
     if input[close] != b'"' {
         return None;

@@ -30,6 +30,7 @@ mod error;
 mod framer;
 mod game;
 mod grammar;
+mod scan;
 mod span;
 mod tag;
 mod writer;
