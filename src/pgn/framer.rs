@@ -595,7 +595,8 @@ impl<R: Read> GameFramer<R> {
         let buf = &self.buf[..self.filled];
         let mut pos = self.pos;
         loop {
-            let Some(at) = stops::find_text_stop(buf, pos) else {
+            let Some(at) = scan::find4(&buf[pos..], [b'\n', b'\r', b'{', b';']).map(|i| pos + i)
+            else {
                 pos = buf.len();
                 break;
             };
@@ -606,7 +607,7 @@ impl<R: Read> GameFramer<R> {
                     pos = at;
                     break;
                 }
-                b'{' => match stops::find_close(buf, at + 1) {
+                b'{' => match scan::find_close(buf, at + 1) {
                     Some((close, lines)) => {
                         self.line += lines;
                         pos = close + 1;
@@ -896,166 +897,6 @@ fn trim_line_end(bytes: &[u8]) -> usize {
         .map_or(0, |i| i + 1)
 }
 
-/// The framer's byte searches in movetext, sixteen bytes at a time: the
-/// framer passes over every byte of every game, and most of them are in
-/// comments and moves between a few bytes that matter. One call of these
-/// does the work of several `memchr` calls with less overhead per call,
-/// which dominates on the short stretches between those bytes.
-mod stops {
-    /// The position of the first `\n`, `\r`, `{` or `;` in `buf[from..]`.
-    #[inline]
-    pub fn find_text_stop(buf: &[u8], from: usize) -> Option<usize> {
-        let rest = buf.get(from..)?;
-        let (chunks, tail) = rest.as_chunks::<16>();
-        for (i, chunk) in chunks.iter().enumerate() {
-            let mask = lanes::text_stops(chunk);
-            if mask != 0 {
-                return Some(from + i * 16 + mask.trailing_zeros() as usize);
-            }
-        }
-        let j = tail
-            .iter()
-            .position(|b| matches!(b, b'\n' | b'\r' | b'{' | b';'))?;
-        Some(from + chunks.len() * 16 + j)
-    }
-
-    /// The position of the first `}` in `buf[from..]`, and the line ends
-    /// before it (`\n`, `\r\n` or a lone `\r`).
-    #[inline]
-    pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
-        let rest = buf.get(from..)?;
-        let (chunks, tail) = rest.as_chunks::<32>();
-        let mut lines = 0u64;
-        for (i, chunk) in chunks.iter().enumerate() {
-            if !lanes::any_comment_byte(chunk) {
-                continue;
-            }
-            let next_lf = rest.get((i + 1) * 32) == Some(&b'\n');
-            let (close, more) = close_in(chunk, next_lf);
-            lines += more;
-            if let Some(j) = close {
-                return Some((from + i * 32 + j, lines));
-            }
-        }
-        // The last bytes, padded with zeros (which match nothing).
-        let mut last = [0; 32];
-        last[..tail.len()].copy_from_slice(tail);
-        let (close, more) = close_in(&last, false);
-        let j = close?;
-        Some((from + chunks.len() * 32 + j, lines + more))
-    }
-
-    /// The first `}` in 32 bytes, and the line ends before it; `next_lf`
-    /// says whether a `\n` follows the last byte.
-    #[inline(always)]
-    fn close_in(chunk: &[u8; 32], next_lf: bool) -> (Option<usize>, u64) {
-        let (close, lf, cr) = lanes::comment_bytes(chunk);
-        let before = if close == 0 {
-            u32::MAX
-        } else {
-            (1 << close.trailing_zeros()) - 1
-        };
-        let mut lines = 0;
-        if (lf | cr) & before != 0 {
-            // A `\r` counts unless a `\n` follows it.
-            let crlf = (lf >> 1) | (u32::from(next_lf) << 31);
-            lines = u64::from((lf & before).count_ones() + (cr & !crlf & before).count_ones());
-        }
-        let close = (close != 0).then(|| close.trailing_zeros() as usize);
-        (close, lines)
-    }
-
-    /// Byte classes of sixteen bytes as bit masks (bit i for byte i).
-    #[cfg(target_arch = "x86_64")]
-    mod lanes {
-        use std::arch::x86_64::{
-            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
-            _mm_set1_epi8,
-        };
-
-        // SAFETY (every block below): SSE2 is part of the x86_64 baseline,
-        // so its intrinsics are always available; `chunk` is valid for
-        // reading 16 bytes, and the unaligned load needs no alignment.
-
-        /// `\n`, `\r`, `{` and `;`.
-        #[inline(always)]
-        pub fn text_stops(chunk: &[u8; 16]) -> u32 {
-            unsafe {
-                let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
-                let eq = |byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
-                let ends = _mm_or_si128(eq(b'\n'), eq(b'\r'));
-                _mm_movemask_epi8(_mm_or_si128(ends, _mm_or_si128(eq(b'{'), eq(b';')))) as u32
-            }
-        }
-
-        /// Whether any of the 32 bytes is `}`, `\n` or `\r`.
-        #[inline(always)]
-        pub fn any_comment_byte(chunk: &[u8; 32]) -> bool {
-            unsafe {
-                let p = chunk.as_ptr().cast::<__m128i>();
-                let (a, b) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
-                let any = |v: __m128i| {
-                    let eq = |byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
-                    _mm_or_si128(eq(b'}'), _mm_or_si128(eq(b'\n'), eq(b'\r')))
-                };
-                _mm_movemask_epi8(_mm_or_si128(any(a), any(b))) != 0
-            }
-        }
-
-        /// `}`, `\n` and `\r` in 32 bytes, each on its own.
-        #[inline(always)]
-        pub fn comment_bytes(chunk: &[u8; 32]) -> (u32, u32, u32) {
-            unsafe {
-                let p = chunk.as_ptr().cast::<__m128i>();
-                let (a, b) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
-                let mask = |byte: u8| {
-                    let m = |v: __m128i| {
-                        _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8))) as u32
-                    };
-                    m(a) | (m(b) << 16)
-                };
-                (mask(b'}'), mask(b'\n'), mask(b'\r'))
-            }
-        }
-    }
-
-    /// Byte classes of sixteen bytes as bit masks (bit i for byte i).
-    #[cfg(not(target_arch = "x86_64"))]
-    mod lanes {
-        #[inline(always)]
-        fn mask(chunk: &[u8; 16], hit: impl Fn(u8) -> bool) -> u32 {
-            chunk
-                .iter()
-                .enumerate()
-                .fold(0, |m, (i, &b)| m | (u32::from(hit(b)) << i))
-        }
-
-        /// `\n`, `\r`, `{` and `;`.
-        #[inline(always)]
-        pub fn text_stops(chunk: &[u8; 16]) -> u32 {
-            mask(chunk, |b| matches!(b, b'\n' | b'\r' | b'{' | b';'))
-        }
-
-        /// Whether any of the 32 bytes is `}`, `\n` or `\r`.
-        #[inline(always)]
-        pub fn any_comment_byte(chunk: &[u8; 32]) -> bool {
-            chunk.iter().any(|&b| matches!(b, b'}' | b'\n' | b'\r'))
-        }
-
-        /// `}`, `\n` and `\r` in 32 bytes, each on its own.
-        #[inline(always)]
-        pub fn comment_bytes(chunk: &[u8; 32]) -> (u32, u32, u32) {
-            let mask = |byte: u8| {
-                chunk
-                    .iter()
-                    .enumerate()
-                    .fold(0, |m, (i, &b)| m | (u32::from(b == byte) << i))
-            };
-            (mask(b'}'), mask(b'\n'), mask(b'\r'))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1274,7 +1115,7 @@ mod tests {
                     .position(|b| matches!(b, b'\n' | b'\r' | b'{' | b';'))
                     .map(|i| from + i);
                 assert_eq!(
-                    stops::find_text_stop(&buf, from),
+                    scan::find4(&buf[from..], [b'\n', b'\r', b'{', b';']).map(|i| from + i),
                     text,
                     "{buf:?} from {from}"
                 );
@@ -1282,7 +1123,7 @@ mod tests {
                     let (lines, _) = count_lines(&buf[from..from + i], true);
                     (from + i, lines)
                 });
-                assert_eq!(stops::find_close(&buf, from), close, "{buf:?} from {from}");
+                assert_eq!(scan::find_close(&buf, from), close, "{buf:?} from {from}");
             }
         }
     }
