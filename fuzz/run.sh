@@ -10,9 +10,10 @@
 # flags). Crashes land in fuzz/artifacts/TARGET/.
 #
 # FUZZ_SANITIZER=none (default) runs without a sanitizer, about 6x faster:
-# the library is safe Rust but for one `unsafe` slice view in moves.rs, so
-# panics and the asserted invariants are what find bugs. Set
-# FUZZ_SANITIZER=address for an AddressSanitizer run.
+# the library's few `unsafe` blocks (a slice view in moves.rs, SSE2 loads
+# from fixed-size arrays, the input memory map; see docs/hostile-input.md)
+# cannot go out of bounds, so panics and the asserted invariants are what
+# find bugs. Set FUZZ_SANITIZER=address for an AddressSanitizer run.
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -28,8 +28,9 @@ use crate::notation::{
     LetterPolicy, MoveToken, Notation, ParseMoveTokenError, ResolveError, Resolved, Style,
 };
 use crate::pgn::{
-    CommentKind, Game, Line, MoveNode, MovetextWriter, Outcome, RawGame, Span, Tag, TokenKind,
-    Tokens, WriteOptions, parse_game, result_text, start_ply, write_game_with, write_tags,
+    CommentKind, Comments, Game, Line, MoveNode, MovetextWriter, Outcome, RawGame, Span, Tag,
+    TokenKind, Tokens, WriteOptions, parse_game, result_text, start_ply, write_game_with,
+    write_tags,
 };
 use crate::position::Position;
 
@@ -432,6 +433,7 @@ impl Converter {
         let source = raw.bytes;
         let mut walk = Walk {
             source,
+            comments: raw.comments,
             options,
             stack: &mut self.stack,
             pending: &mut self.pending,
@@ -453,6 +455,7 @@ impl Converter {
 /// One game's walk.
 struct Walk<'c, 'a> {
     source: &'a [u8],
+    comments: Comments<'a>,
     options: &'c PgnOptions,
     stack: &'c mut Vec<Frame>,
     pending: &'c mut Vec<(usize, usize, CommentKind)>,
@@ -477,7 +480,7 @@ impl<'a> Walk<'_, 'a> {
         if memchr::memchr(0, source).is_some() {
             return Err(StreamError::Layout(Span::default()));
         }
-        let tokens = Tokens::new(source);
+        let tokens = Tokens::with_comments(source, self.comments);
         let mut tags = Vec::new();
         let mut result = None;
         let mut started = false;

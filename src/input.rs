@@ -21,6 +21,11 @@
 //! [`Input`] is `Read + Send`, so a reader thread can own it while another
 //! thread shows progress through [`Input::bytes_read`] and
 //! [`Input::total_len`].
+//!
+//! A plain regular file of at least [`MAP_MIN_BYTES`] is mapped into memory
+//! (see [`Mapped`]): the game framer then reads it in place, where a `read`
+//! would first copy every byte from the kernel's page cache. Set
+//! [`NO_MAP_VAR`] to read such files instead.
 
 use std::fmt;
 use std::fs::File;
@@ -31,6 +36,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use bzip2::read::MultiBzDecoder;
 use flate2::read::MultiGzDecoder;
+
+/// The smallest file that [`open`] maps into memory: below it, the mapping
+/// costs more than the copy it saves.
+pub const MAP_MIN_BYTES: u64 = 1 << 20;
+
+/// The environment variable that, set to anything but `0`, stops [`open`]
+/// from mapping files into memory.
+pub const NO_MAP_VAR: &str = "PGNKIT_NO_MMAP";
+
+/// Pages given back at a time while a mapped file is read.
+const RELEASE_STEP: usize = 8 << 20;
 
 /// The largest zstd window accepted, as a power of two: 2^27 bytes =
 /// 128 MiB, the window `zstd --long` uses. zstd itself allows up to 31
@@ -183,6 +199,8 @@ type Source = io::Chain<io::Cursor<Vec<u8>>, Counted<Box<dyn Read + Send>>>;
 
 /// The decoder for each compression.
 enum Decoder {
+    /// A plain file mapped into memory, and how far it was read.
+    Mapped(Mapped, usize),
     Plain(Source),
     Zstd(zstd::stream::read::Decoder<'static, io::BufReader<Source>>),
     Gzip(MultiGzDecoder<Source>),
@@ -240,7 +258,100 @@ pub fn open(path: &Path) -> io::Result<Input> {
         .ok()
         .filter(|meta| meta.is_file())
         .map(|meta| meta.len());
+    if total_len.is_some_and(|len| len >= MAP_MIN_BYTES)
+        && std::env::var_os(NO_MAP_VAR).is_none_or(|v| v == "0")
+        && let Some(map) = Mapped::new(&file)
+        && Compression::detect(&map.bytes()[..4]) == Compression::None
+    {
+        let mut input = Input::from_reader(path, io::empty(), total_len)?;
+        input.decoder = Decoder::Mapped(
+            Mapped {
+                bytes_read: input.bytes_read.clone(),
+                ..map
+            },
+            0,
+        );
+        return Ok(input);
+    }
     Input::from_reader(path, file, total_len)
+}
+
+/// A plain file mapped into memory, read in place by the game framer
+/// ([`Input::take_mapped`]).
+///
+/// Mapping is `unsafe` in Rust's terms because another process may change
+/// the file while it is mapped; pgnkit only reads it. A file truncated
+/// while pgnkit reads it ends the process with `SIGBUS` (as it does for
+/// other tools that map their input, such as ripgrep); [`NO_MAP_VAR`]
+/// turns mapping off for inputs that may change.
+///
+/// Memory stays flat: the pages behind the reader are given back as it
+/// goes ([`Mapped::consumed`]), so the resident size does not grow with the
+/// file.
+pub struct Mapped {
+    map: memmap2::Mmap,
+    bytes_read: BytesRead,
+    /// Pages before this offset were given back.
+    released: usize,
+}
+
+impl fmt::Debug for Mapped {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Mapped")
+            .field("len", &self.map.len())
+            .field("released", &self.released)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Mapped {
+    /// Maps `file`; `None` when the system refuses (the file is read
+    /// instead).
+    fn new(file: &File) -> Option<Mapped> {
+        // SAFETY: the map is only read; see the type's documentation for
+        // a file that changes while it is mapped.
+        let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::Sequential);
+        if map.len() < 4 {
+            return None;
+        }
+        Some(Mapped {
+            map,
+            bytes_read: BytesRead::default(),
+            released: 0,
+        })
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
+    /// Tells the mapping that everything before `offset` has been read:
+    /// counts it as read for progress, and gives back the memory of the
+    /// pages before it. Bytes before `offset` may still be read (the pages
+    /// come back from the page cache), only more slowly.
+    pub fn consumed(&mut self, offset: usize) {
+        let offset = offset.min(self.map.len());
+        self.bytes_read.0.store(offset as u64, Ordering::Relaxed);
+        #[cfg(unix)]
+        if offset >= self.released + RELEASE_STEP {
+            let page = 1 << 12;
+            let end = offset / page * page;
+            // SAFETY: `DontNeed` on a read-only file mapping drops only
+            // the page table entries; the bytes read again after it are
+            // the file's, from the page cache.
+            let _ = unsafe {
+                self.map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    self.released,
+                    end - self.released,
+                )
+            };
+            self.released = end;
+        }
+    }
 }
 
 impl Input {
@@ -321,11 +432,35 @@ impl Input {
     pub fn bytes_read(&self) -> BytesRead {
         self.bytes_read.clone()
     }
+
+    /// The file mapped into memory, if [`open`] mapped it and nothing has
+    /// been read from this input yet; the input then reads as empty.
+    pub fn take_mapped(&mut self) -> Option<Mapped> {
+        if !matches!(self.decoder, Decoder::Mapped(_, 0)) {
+            return None;
+        }
+        let source = io::Cursor::new(Vec::new()).chain(Counted {
+            inner: Box::new(io::empty()) as Box<dyn Read + Send>,
+            count: self.bytes_read.clone(),
+        });
+        match std::mem::replace(&mut self.decoder, Decoder::Plain(source)) {
+            Decoder::Mapped(map, _) => Some(map),
+            _ => None,
+        }
+    }
 }
 
 impl Read for Input {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let result = match &mut self.decoder {
+            Decoder::Mapped(map, pos) => {
+                let rest = map.bytes().get(*pos..).unwrap_or_default();
+                let n = rest.len().min(buf.len());
+                buf[..n].copy_from_slice(&rest[..n]);
+                *pos += n;
+                map.consumed(*pos);
+                Ok(n)
+            }
             Decoder::Plain(r) => r.read(buf),
             Decoder::Zstd(r) => r.read(buf),
             Decoder::Gzip(r) => r.read(buf),

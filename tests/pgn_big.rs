@@ -33,9 +33,11 @@ fn big_archives_frame_parse_and_round_trip() {
         let mut written = Vec::new();
         let mut checker = SyntaxChecker::default();
         let mut checked = Vec::new();
+        let mut comments = 0;
         while let Some(raw) = framer.next_game() {
             let raw = raw.expect("framing");
             pgn_support::assert_round_trip(&raw, name, &mut written);
+            comments += pgn_support::assert_comment_index(&raw, name);
             checked.clear();
             checker.check(&raw, |e| checked.push(e));
             assert_eq!(
@@ -51,5 +53,12 @@ fn big_archives_frame_parse_and_round_trip() {
             start.elapsed().as_secs_f64()
         );
         assert_eq!(games, ours, "{name}");
+        // TCEC has a comment on nearly every move; pgnmentor has none.
+        if name.starts_with("tcec") {
+            assert!(
+                comments > 100 * games,
+                "{name}: {comments} comments indexed"
+            );
+        }
     }
 }

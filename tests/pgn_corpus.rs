@@ -257,6 +257,7 @@ fn game_lines(path: &Path) -> Vec<u64> {
     let mut lines = Vec::new();
     while let Some(raw) = framer.next_game() {
         let raw = raw.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        pgn_support::assert_comment_index(&raw, &path.display().to_string());
         let game = parse_game(&raw);
         assert_eq!(game.number, lines.len() as u64 + 1);
         lines.push(raw.first_line);

@@ -110,7 +110,7 @@ fn byte_soup() {
                 number: *number,
                 offset: *offset,
                 first_line: *first_line,
-                bytes,
+                ..RawGame::from_bytes(bytes)
             };
             let game = parse_game(&raw);
             visit_mainline(&raw, |_| {});

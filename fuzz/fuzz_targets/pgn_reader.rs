@@ -50,6 +50,7 @@ fn check_game(raw: &RawGame<'_>, written: &mut Vec<u8>) {
         assert_eq!(message, error.located_with(&game, &index).to_string());
     }
     pgn_support::assert_round_trip(raw, "fuzz", written);
+    pgn_support::assert_comment_index(raw, "fuzz");
 }
 
 fuzz_target!(|data: &[u8]| {

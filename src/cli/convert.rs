@@ -12,7 +12,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
-use super::games::{Context, Done, Format, Item, PooledReplayer, Run, game_of, write_diagnostic};
+use super::games::{Context, Done, Format, Games, PooledReplayer, Run, game_of, write_diagnostic};
 use super::json;
 use super::output::Output;
 use super::progress::When;
@@ -184,7 +184,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         out.finish()?;
         return Ok(if errors { Exit::Errors } else { Exit::Ok });
     }
-    let work = |path: &str, text: &[u8], items: &[Item]| {
+    let work = |path: &str, games: &Games<'_>| {
         let ctx = Context {
             path,
             format: Format::Text,
@@ -193,11 +193,11 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         let mut done = Done::default();
         let mut replayer = PooledReplayer::take();
         let mut converter = Converter::new();
-        for item in items {
-            let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
+        for item in games.items {
+            let Some((info, raw)) = game_of(&ctx, item, games, &mut done) else {
                 continue;
             };
-            let raw = info.with_bytes(source);
+            let source = raw.bytes;
             let mut start: Option<Position> = None;
             let mut on_ply = |p: MainlinePly<'_>| {
                 if p.ply == 0 {

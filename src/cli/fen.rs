@@ -11,7 +11,7 @@ use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
 use super::games::{
-    Context, Done, Format, Item, Lang, PooledReplayer, Run, game_of, write_diagnostic,
+    Context, Done, Format, Games, Lang, PooledReplayer, Run, game_of, write_diagnostic,
 };
 use super::output::Output;
 use super::progress::When;
@@ -155,7 +155,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         }
     };
     let mut out = Output::open(args.output.as_deref(), &args.files)?;
-    let work = |path: &str, text: &[u8], items: &[Item]| {
+    let work = |path: &str, games: &Games<'_>| {
         let ctx = Context {
             path,
             format: Format::Text,
@@ -164,10 +164,11 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         let mut done = Done::default();
         let mut replayer = PooledReplayer::take();
         let mut seen: Vec<Seen> = Vec::new();
-        for item in items {
-            let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
+        for item in games.items {
+            let Some((info, raw)) = game_of(&ctx, item, games, &mut done) else {
                 continue;
             };
+            let source = raw.bytes;
             seen.clear();
             let mut target: Option<u32> = match which {
                 Which::Ply(n) => Some(n),
@@ -202,7 +203,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                     });
                 }
             };
-            let replay = replayer.replay_with(&info.with_bytes(source), &options, &mut on_ply);
+            let replay = replayer.replay_with(&raw, &options, &mut on_ply);
             // The first mainline error: positions from its move on are not
             // printed.
             let first_error = replay

@@ -13,8 +13,8 @@ use anyhow::Context as _;
 use clap::ValueEnum;
 use pgnkit::input::{self, BytesRead};
 use pgnkit::pgn::{
-    GameFramer, GameInfo, LineIndex, ParsePgnError, ParsePgnErrorKind, ReadPgnError, Span,
-    SyntaxSummary, unescape,
+    CommentIndex, GameFramer, GameInfo, LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame,
+    ReadPgnError, Span, SyntaxSummary, unescape,
 };
 use pgnkit::pipeline::{Pipeline, PipelineError};
 use pgnkit::replay::{Diagnostic, Replay, Replayer, Severity};
@@ -130,6 +130,8 @@ pub enum Item {
 pub struct Batch {
     /// The games' texts, one after another.
     pub text: Vec<u8>,
+    /// The games' comments, as the framer found them.
+    pub comments: CommentIndex,
     /// The games and skipped games, in input order.
     pub items: Vec<Item>,
     /// Input bytes read when the batch was complete (for progress).
@@ -183,12 +185,16 @@ impl<R: io::Read> Iterator for Batches<R> {
         }
         let mut batch = Batch {
             text: self.free.take(self.limit),
+            comments: CommentIndex::new(),
             items: Vec::new(),
             bytes_read: 0,
         };
         while batch.text.len() < self.limit {
             let start = batch.text.len();
-            match self.framer.next_game_into(&mut batch.text) {
+            match self
+                .framer
+                .next_game_indexed(&mut batch.text, &mut batch.comments)
+            {
                 Some(Ok(info)) => batch.items.push(Item::Game(info, start..batch.text.len())),
                 Some(Err(err @ ReadPgnError::GameTooLarge { .. })) => {
                     batch.items.push(Item::TooLarge(err))
@@ -343,7 +349,7 @@ impl Run {
         work: W,
     ) -> anyhow::Result<Run>
     where
-        W: Fn(&str, &[u8], &[Item]) -> Done + Sync,
+        W: Fn(&str, &Games<'_>) -> Done + Sync,
     {
         let pipeline = Pipeline::new(jobs);
         // At most as many texts as batches in flight.
@@ -367,24 +373,22 @@ impl Run {
                 // One job: games straight from the framer's buffer, no
                 // batches to copy into.
                 let bytes_read = input.bytes_read();
-                let mut framer = GameFramer::new(input);
+                let mut framer = GameFramer::for_input(input);
                 let mut items = Vec::with_capacity(1);
+                let mut comments = CommentIndex::new();
                 let mut failed = None;
                 while let Some(raw) = framer.next_game() {
                     items.clear();
                     let done = match raw {
                         Ok(raw) => {
-                            let info = GameInfo {
-                                number: raw.number,
-                                offset: raw.offset,
-                                first_line: raw.first_line,
-                            };
+                            comments.clear();
+                            let info = comments.add(&raw);
                             items.push(Item::Game(info, 0..raw.bytes.len()));
-                            work(&name, raw.bytes, &items)
+                            work(&name, &Games::new(raw.bytes, &comments, &items))
                         }
                         Err(err @ ReadPgnError::GameTooLarge { .. }) => {
                             items.push(Item::TooLarge(err));
-                            work(&name, &[], &items)
+                            work(&name, &Games::new(&[], &comments, &items))
                         }
                         Err(err) => {
                             failed = Some(err);
@@ -409,7 +413,7 @@ impl Run {
             }
             let batches = Batches {
                 bytes_read: input.bytes_read(),
-                framer: GameFramer::new(input),
+                framer: GameFramer::for_input(input),
                 limit: batch_bytes(),
                 free: free.clone(),
                 error: None,
@@ -419,7 +423,8 @@ impl Run {
             let result = pipeline.run(
                 source,
                 |batch: Batch| {
-                    let mut done = work(&name, &batch.text, &batch.items);
+                    let games = Games::new(&batch.text, &batch.comments, &batch.items);
+                    let mut done = work(&name, &games);
                     done.bytes_read = batch.bytes_read;
                     (done, batch.text)
                 },
@@ -466,16 +471,43 @@ impl From<PipelineError> for RunError {
     }
 }
 
-/// The game of a batch item and its bytes; a game the framer skipped (too
-/// large) is reported as an error instead, and gives `None`.
+/// A batch's games as the per-game work sees them: borrowed from a
+/// [`Batch`], or from the framer's buffer with one job.
+pub struct Games<'a> {
+    /// The games' texts, one after another.
+    pub text: &'a [u8],
+    /// The games' comments.
+    pub comments: &'a CommentIndex,
+    /// The games and skipped games, in input order.
+    pub items: &'a [Item],
+}
+
+impl<'a> Games<'a> {
+    /// The view of a batch.
+    pub fn new(text: &'a [u8], comments: &'a CommentIndex, items: &'a [Item]) -> Games<'a> {
+        Games {
+            text,
+            comments,
+            items,
+        }
+    }
+
+    /// A game of the batch with its text and comments.
+    pub fn raw(&self, info: &GameInfo, range: &Range<usize>) -> Option<RawGame<'a>> {
+        Some(info.with_text(self.text.get(range.clone())?, self.comments))
+    }
+}
+
+/// The game of a batch item; a game the framer skipped (too large) is
+/// reported as an error instead, and gives `None`.
 pub fn game_of<'t>(
     ctx: &Context<'_>,
     item: &'t Item,
-    text: &'t [u8],
+    games: &Games<'t>,
     done: &mut Done,
-) -> Option<(&'t GameInfo, &'t [u8])> {
+) -> Option<(&'t GameInfo, RawGame<'t>)> {
     match item {
-        Item::Game(info, range) => Some((info, text.get(range.clone())?)),
+        Item::Game(info, range) => Some((info, games.raw(info, range)?)),
         Item::TooLarge(err) => {
             too_large(ctx, err, done);
             None

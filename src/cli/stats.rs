@@ -12,7 +12,7 @@ use pgnkit::replay::{ReplayOptions, Status};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
-use super::games::{Done, Item, Lang, PooledReplayer, Run};
+use super::games::{Done, Games, Item, Lang, PooledReplayer, Run};
 use super::output::Output;
 use super::progress::When;
 
@@ -210,18 +210,21 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             lints: false,
         };
         let shared = Mutex::new(Summary::default());
-        let work = |_path: &str, text: &[u8], items: &[Item]| {
+        let work = |_path: &str, games: &Games<'_>| {
             let mut s = Summary::default();
             let mut replayer = PooledReplayer::take();
-            for item in items {
+            for item in games.items {
                 s.games += 1;
-                let Item::Game(info, range) = item else {
+                let Some(raw) = (match item {
+                    Item::Game(info, range) => games.raw(info, range),
+                    Item::TooLarge(_) => None,
+                }) else {
                     s.invalid += 1;
                     continue;
                 };
-                let game = &text[range.clone()];
+                let game = raw.bytes;
                 let facts = Facts::new(game);
-                let replay = replayer.replay(&info.with_bytes(game), &options);
+                let replay = replayer.replay(&raw, &options);
                 match replay.status {
                     Status::Valid => s.valid += 1,
                     Status::Invalid => s.invalid += 1,

@@ -9,7 +9,7 @@ use pgnkit::filter::{Facts, Field};
 use pgnkit::replay::ReplayOptions;
 
 use super::Exit;
-use super::games::{Done, Item, Lang, PooledReplayer, Run};
+use super::games::{Done, Games, Item, Lang, PooledReplayer, Run};
 use super::output::Output;
 use super::progress::When;
 
@@ -117,16 +117,19 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         write_row(args.format, &columns, &names, &mut row)?;
         std::io::Write::write_all(&mut out, &row).context("writing the output")?;
     }
-    let work = |_path: &str, batch_text: &[u8], items: &[Item]| {
+    let work = |_path: &str, games: &Games<'_>| {
         let mut done = Done::default();
         let mut replayer = PooledReplayer::take();
-        for item in items {
+        for item in games.items {
             let Item::Game(info, range) = item else {
                 continue;
             };
-            let text = &batch_text[range.clone()];
+            let Some(raw) = games.raw(info, range) else {
+                continue;
+            };
+            let text = raw.bytes;
             let mut facts = Facts::new(text);
-            let replayed = replay.then(|| replayer.replay(&info.with_bytes(text), &options));
+            let replayed = replay.then(|| replayer.replay(&raw, &options));
             facts.replay = replayed.as_ref();
             let cells: Vec<Cow<'_, str>> = columns
                 .iter()

@@ -9,7 +9,7 @@ use pgnkit::replay::{ReplayOptions, Severity};
 
 use super::Exit;
 use super::games::{
-    Context, Done, Format, Item, Lang, PooledReplayer, Run, Stats, TERMINATIONS, game_of, shown,
+    Context, Done, Format, Games, Lang, PooledReplayer, Run, Stats, TERMINATIONS, game_of, shown,
     write_diagnostic, write_syntax_error,
 };
 use super::output::Output;
@@ -74,7 +74,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         letters: args.lang.policy(),
         lints: warnings,
     };
-    let work = |path: &str, text: &[u8], items: &[Item]| {
+    let work = |path: &str, games: &Games<'_>| {
         let ctx = Context {
             path,
             format: args.format,
@@ -82,11 +82,12 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         };
         let mut done = Done::default();
         let mut replayer = PooledReplayer::take();
-        for item in items {
-            let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
+        for item in games.items {
+            let Some((info, raw)) = game_of(&ctx, item, games, &mut done) else {
                 continue;
             };
-            let replay = replayer.replay(&info.with_bytes(source), &options);
+            let source = raw.bytes;
+            let replay = replayer.replay(&raw, &options);
             let mut errored = false;
             let mut warned = false;
             let mut lines = None;
@@ -110,7 +111,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
 /// `validate --syntax-only`: every game through the syntax checker, no
 /// replay.
 fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
-    let work = |path: &str, text: &[u8], items: &[Item]| {
+    let work = |path: &str, games: &Games<'_>| {
         let ctx = Context {
             path,
             format: args.format,
@@ -119,12 +120,13 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
         let mut done = Done::default();
         let mut checker = SyntaxChecker::default();
         let mut errors = Vec::new();
-        for item in items {
-            let Some((info, source)) = game_of(&ctx, item, text, &mut done) else {
+        for item in games.items {
+            let Some((info, raw)) = game_of(&ctx, item, games, &mut done) else {
                 continue;
             };
+            let source = raw.bytes;
             errors.clear();
-            let summary = checker.check(&info.with_bytes(source), |e| errors.push(e));
+            let summary = checker.check(&raw, |e| errors.push(e));
             done.stats.games += 1;
             if errors.is_empty() {
                 done.stats.valid += 1;
@@ -150,7 +152,7 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
 /// and maps the counts to the exit status.
 fn execute<W>(args: &ValidateArgs, work: W, summary: impl Fn(&Stats)) -> anyhow::Result<Exit>
 where
-    W: Fn(&str, &[u8], &[Item]) -> Done + Sync,
+    W: Fn(&str, &Games<'_>) -> Done + Sync,
 {
     let mut out = Output::open(None, &[])?;
     let run = Run::execute(

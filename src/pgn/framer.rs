@@ -5,7 +5,9 @@
 
 use std::io::{self, Read};
 
+use crate::input::{Input, Mapped};
 use crate::pgn::error::ReadPgnError;
+use crate::pgn::scan;
 
 /// The default bound on one game's size: 256 MiB.
 pub const DEFAULT_MAX_GAME_BYTES: usize = 256 << 20;
@@ -24,6 +26,9 @@ pub struct RawGame<'a> {
     /// The game's text, from its first line up to the blank line or tag
     /// line that ended it, without trailing whitespace.
     pub bytes: &'a [u8],
+    /// Where the framer found the game's `{…}` comments (empty for text
+    /// that did not come from a framer).
+    pub comments: Comments<'a>,
 }
 
 impl<'a> RawGame<'a> {
@@ -35,8 +40,86 @@ impl<'a> RawGame<'a> {
             offset: 0,
             first_line: 1,
             bytes,
+            comments: Comments::default(),
         }
     }
+}
+
+/// The `{…}` comments of one game as the framer found them: the offsets of
+/// each comment's `{` and of the first `}` after it, in the game's text.
+///
+/// The framer passes over every comment to find where games end; with
+/// this index the tokenizer passes over them again without searching.
+/// Only a framer makes one, so the offsets always hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Comments<'a>(&'a [[u32; 2]]);
+
+impl<'a> Comments<'a> {
+    /// How many comments the index holds.
+    pub fn len(self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the index holds no comment.
+    pub fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The comments as `[open, close]` offsets, in order.
+    pub(crate) fn spans(self) -> &'a [[u32; 2]] {
+        self.0
+    }
+}
+
+/// Comment indexes of many copied games ([`GameFramer::next_game_indexed`]),
+/// kept for reuse across batches.
+#[derive(Debug)]
+pub struct CommentIndex {
+    spans: Vec<[u32; 2]>,
+    /// Tells this index's ranges from another's (and from this one's
+    /// before [`clear`](Self::clear)).
+    generation: u64,
+}
+
+impl Default for CommentIndex {
+    fn default() -> CommentIndex {
+        CommentIndex::new()
+    }
+}
+
+impl CommentIndex {
+    /// An empty index.
+    pub fn new() -> CommentIndex {
+        CommentIndex {
+            spans: Vec::new(),
+            generation: next_generation(),
+        }
+    }
+
+    /// Empties the index; games indexed before no longer find their
+    /// comments in it.
+    pub fn clear(&mut self) {
+        self.spans.clear();
+        self.generation = next_generation();
+    }
+    /// Appends a game's comments, and returns where the game came from,
+    /// with its comments in this index.
+    pub fn add(&mut self, game: &RawGame<'_>) -> GameInfo {
+        let mut info = GameInfo::new(game.number, game.offset, game.first_line);
+        let spans = game.comments.spans();
+        let start = self.spans.len();
+        if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(start + spans.len())) {
+            self.spans.extend_from_slice(spans);
+            info.comments = (self.generation, start, end);
+        }
+        info
+    }
+}
+
+fn next_generation() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Where a game came from, for a game copied out of the framer
@@ -49,9 +132,21 @@ pub struct GameInfo {
     pub offset: u64,
     /// 1-based line of the game's first byte.
     pub first_line: u64,
+    /// The game's comments in a [`CommentIndex`]: its generation and range.
+    comments: (u64, u32, u32),
 }
 
 impl GameInfo {
+    /// Where a game came from, with no comment index.
+    pub fn new(number: u64, offset: u64, first_line: u64) -> GameInfo {
+        GameInfo {
+            number,
+            offset,
+            first_line,
+            comments: (0, 0, 0),
+        }
+    }
+
     /// The game as a [`RawGame`] over its copied text.
     pub fn with_bytes(self, bytes: &[u8]) -> RawGame<'_> {
         RawGame {
@@ -59,6 +154,50 @@ impl GameInfo {
             offset: self.offset,
             first_line: self.first_line,
             bytes,
+            comments: Comments::default(),
+        }
+    }
+
+    /// The game as a [`RawGame`] over its copied text, with its comments
+    /// from the index that [`GameFramer::next_game_indexed`] filled (any
+    /// other index, or this one after a clear, gives none).
+    pub fn with_text<'a>(self, bytes: &'a [u8], index: &'a CommentIndex) -> RawGame<'a> {
+        let (generation, start, end) = self.comments;
+        let spans = match index.spans.get(start as usize..end as usize) {
+            Some(spans) if generation == index.generation => spans,
+            _ => &[],
+        };
+        RawGame {
+            comments: Comments(spans),
+            ..self.with_bytes(bytes)
+        }
+    }
+}
+
+/// The framer's bytes: its own buffer over a reader, or a whole mapped
+/// file.
+enum Buffer {
+    Owned(Vec<u8>),
+    Mapped(Mapped),
+}
+
+impl std::ops::Deref for Buffer {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Buffer::Owned(buf) => buf,
+            Buffer::Mapped(mapped) => mapped.bytes(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Buffer::Owned(buf) => write!(f, "Owned({} bytes)", buf.len()),
+            Buffer::Mapped(mapped) => mapped.fmt(f),
         }
     }
 }
@@ -134,7 +273,7 @@ enum Step {
 #[derive(Debug)]
 pub struct GameFramer<R> {
     reader: R,
-    buf: Vec<u8>,
+    buf: Buffer,
     /// Scan position in `buf`.
     pos: usize,
     /// End of valid data in `buf`.
@@ -154,6 +293,25 @@ pub struct GameFramer<R> {
     number: u64,
     oversized: bool,
     max_game_bytes: usize,
+    /// The current game's comments, relative to `game_start`.
+    comments: Vec<[u32; 2]>,
+    /// The `{` of the comment the `Comment` mode is in, relative to
+    /// `game_start`.
+    comment_open: usize,
+}
+
+impl GameFramer<Input> {
+    /// A framer that reads a mapped file in place ([`Input::take_mapped`]),
+    /// or reads the input through its buffer.
+    pub fn for_input(mut input: Input) -> GameFramer<Input> {
+        let mapped = input.take_mapped();
+        let mut framer = GameFramer::new(input);
+        if let Some(mapped) = mapped {
+            framer.filled = mapped.bytes().len();
+            framer.buf = Buffer::Mapped(mapped);
+        }
+        framer
+    }
 }
 
 impl<R: Read> GameFramer<R> {
@@ -162,7 +320,7 @@ impl<R: Read> GameFramer<R> {
     pub fn new(reader: R) -> GameFramer<R> {
         GameFramer {
             reader,
-            buf: Vec::new(),
+            buf: Buffer::Owned(Vec::new()),
             pos: 0,
             filled: 0,
             base: 0,
@@ -178,6 +336,8 @@ impl<R: Read> GameFramer<R> {
             number: 0,
             oversized: false,
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
+            comments: Vec::new(),
+            comment_open: 0,
         }
     }
 
@@ -203,6 +363,7 @@ impl<R: Read> GameFramer<R> {
                 offset: self.game_offset,
                 first_line: self.game_line,
                 bytes: &self.buf[start..end],
+                comments: Comments(&self.comments),
             })),
             Ok(None) => None,
             Err(err) => Some(Err(err)),
@@ -219,11 +380,37 @@ impl<R: Read> GameFramer<R> {
         match self.frame() {
             Ok(Some((start, end))) => {
                 out.extend_from_slice(&self.buf[start..end]);
-                Some(Ok(GameInfo {
+                Some(Ok(GameInfo::new(
+                    self.number,
+                    self.game_offset,
+                    self.game_line,
+                )))
+            }
+            Ok(None) => None,
+            Err(err) => Some(Err(err)),
+        }
+    }
+
+    /// Like [`next_game_into`](Self::next_game_into), and appends the
+    /// game's comments to `index`, where [`GameInfo::with_text`] finds them.
+    ///
+    /// # Errors
+    /// As [`next_game`](Self::next_game).
+    pub fn next_game_indexed(
+        &mut self,
+        out: &mut Vec<u8>,
+        index: &mut CommentIndex,
+    ) -> Option<Result<GameInfo, ReadPgnError>> {
+        match self.frame() {
+            Ok(Some((start, end))) => {
+                out.extend_from_slice(&self.buf[start..end]);
+                Some(Ok(index.add(&RawGame {
                     number: self.number,
                     offset: self.game_offset,
                     first_line: self.game_line,
-                }))
+                    bytes: &[],
+                    comments: Comments(&self.comments),
+                })))
             }
             Ok(None) => None,
             Err(err) => Some(Err(err)),
@@ -237,10 +424,16 @@ impl<R: Read> GameFramer<R> {
         }
         self.section = Section::Between;
         self.oversized = false;
+        if let Buffer::Mapped(mapped) = &mut self.buf {
+            mapped.consumed(self.pos);
+        }
         loop {
             match self.scan() {
                 Step::End => {
                     if self.section == Section::Between {
+                        if let Buffer::Mapped(mapped) = &mut self.buf {
+                            mapped.consumed(self.pos);
+                        }
                         return Ok(None);
                     }
                     return self.finish_game();
@@ -258,7 +451,9 @@ impl<R: Read> GameFramer<R> {
     fn finish_game(&mut self) -> Result<Option<(usize, usize)>, ReadPgnError> {
         self.number += 1;
         self.section = Section::Between;
-        if self.oversized {
+        // A mapped file needs no room for a game; the bound still holds.
+        let mapped = matches!(self.buf, Buffer::Mapped(_));
+        if self.oversized || (mapped && self.pos - self.game_start > self.max_game_bytes) {
             return Err(ReadPgnError::GameTooLarge {
                 number: self.number,
                 offset: self.game_offset,
@@ -272,6 +467,18 @@ impl<R: Read> GameFramer<R> {
 
     /// Makes room and reads more input; sets `eof` at the end.
     fn fill(&mut self) -> io::Result<()> {
+        let buf = match &mut self.buf {
+            Buffer::Owned(buf) => buf,
+            Buffer::Mapped(_) => {
+                // All of the file is there from the start.
+                self.eof = true;
+                self.started = true;
+                if self.buf[..self.filled].starts_with(b"\xEF\xBB\xBF") && self.pos == 0 {
+                    self.pos = 3;
+                }
+                return Ok(());
+            }
+        };
         let keep = if self.section == Section::Between || self.oversized {
             self.pos
         } else {
@@ -279,29 +486,29 @@ impl<R: Read> GameFramer<R> {
         };
         // Compact only when the free tail is short: each byte is then
         // moved at most about once.
-        if keep > 0 && (keep == self.filled || self.buf.len() - self.filled < self.buf.len() / 4) {
-            self.buf.copy_within(keep..self.filled, 0);
+        if keep > 0 && (keep == self.filled || buf.len() - self.filled < buf.len() / 4) {
+            buf.copy_within(keep..self.filled, 0);
             self.filled -= keep;
             self.pos -= keep;
             self.game_start = self.game_start.saturating_sub(keep);
             self.base += keep as u64;
         }
-        if self.filled == self.buf.len() {
-            let len = self.buf.len();
+        if self.filled == buf.len() {
+            let len = buf.len();
             if len >= self.max_game_bytes && self.section != Section::Between {
                 // The game does not fit: keep scanning for its end, dropping
                 // its bytes as they are passed.
                 self.oversized = true;
                 let drop = self.pos;
-                self.buf.copy_within(drop..self.filled, 0);
+                buf.copy_within(drop..self.filled, 0);
                 self.filled -= drop;
                 self.pos = 0;
                 self.game_start = 0;
                 self.base += drop as u64;
-                if self.filled == self.buf.len() {
+                if self.filled == buf.len() {
                     // A single undecidable unit filled the buffer (endless
                     // indentation): let the buffer grow a little.
-                    self.buf.resize(len + (len / 4).max(1024), 0);
+                    buf.resize(len + (len / 4).max(1024), 0);
                 }
             } else {
                 let target = if len == 0 {
@@ -309,11 +516,11 @@ impl<R: Read> GameFramer<R> {
                 } else {
                     (len * 2).min(self.max_game_bytes.max(len + 1024))
                 };
-                self.buf.resize(target, 0);
+                buf.resize(target, 0);
             }
         }
         loop {
-            match self.reader.read(&mut self.buf[self.filled..]) {
+            match self.reader.read(&mut buf[self.filled..]) {
                 Ok(0) => {
                     self.eof = true;
                     break;
@@ -328,7 +535,7 @@ impl<R: Read> GameFramer<R> {
         }
         if !self.started && (self.filled >= 3 || self.eof) {
             self.started = true;
-            if self.buf[..self.filled].starts_with(b"\xEF\xBB\xBF") {
+            if buf[..self.filled].starts_with(b"\xEF\xBB\xBF") {
                 self.pos = 3;
             }
         }
@@ -339,11 +546,25 @@ impl<R: Read> GameFramer<R> {
     #[inline]
     fn open_game(&mut self, section: Section) {
         if self.section == Section::Between {
+            self.comments.clear();
             self.game_start = self.pos;
             self.game_offset = self.base + self.pos as u64;
             self.game_line = self.line;
         }
         self.section = section;
+    }
+
+    /// Records a complete comment of the current game: its `{` relative to
+    /// the game's start, its `}` in the buffer.
+    #[inline]
+    fn note_comment(&mut self, open: usize, close: usize) {
+        if self.oversized {
+            return;
+        }
+        let close = close - self.game_start;
+        if let (Ok(open), Ok(close)) = (u32::try_from(open), u32::try_from(close)) {
+            self.comments.push([open, close]);
+        }
     }
 
     /// Consumes the line end at `pos` (`\n`, `\r\n` or `\r`).
@@ -374,62 +595,62 @@ impl<R: Read> GameFramer<R> {
         let buf = &self.buf[..self.filled];
         let mut pos = self.pos;
         loop {
-            let rest = &buf[pos..];
-            let Some(i) = memchr::memchr3(b'\n', b'\r', b'{', rest) else {
-                // A `;` here turns a later `{` on this line into comment text.
-                pos += memchr::memchr(b';', rest).unwrap_or(rest.len());
+            let Some(at) = scan::find4(&buf[pos..], [b'\n', b'\r', b'{', b';']).map(|i| pos + i)
+            else {
+                pos = buf.len();
                 break;
             };
-            let at = pos + i;
-            if buf[at] != b'{' {
-                // A line end. When the next line starts with a byte that the
-                // line-start and text modes would pass straight back here
-                // (no blank, indentation, tag, escape or comment line),
-                // go on without the round trip through `scan`.
-                let next = match (buf[at], buf.get(at + 1)) {
-                    (b'\r', Some(b'\n')) => at + 2,
-                    (b'\r', None) => {
+            match buf[at] {
+                // The comment to the end of the line may hold a `{` that
+                // opens nothing: the `SkipLine` mode reads it.
+                b';' => {
+                    pos = at;
+                    break;
+                }
+                b'{' => match scan::find_close(buf, at + 1) {
+                    Some((close, lines)) => {
+                        self.line += lines;
+                        pos = close + 1;
+                        // (`note_comment`, by fields: `buf` borrows `self.buf`.)
+                        let start = self.game_start;
+                        if let (Ok(open), Ok(close), false) = (
+                            u32::try_from(at - start),
+                            u32::try_from(close - start),
+                            self.oversized,
+                        ) {
+                            self.comments.push([open, close]);
+                        }
+                    }
+                    None => {
                         pos = at;
                         break;
                     }
-                    _ => at + 1,
-                };
-                match buf.get(next) {
-                    Some(b' ' | b'\t' | b'\n' | b'\r' | b'%' | b';' | b'[' | b'{') | None => {
-                        pos = at;
-                        break;
-                    }
-                    Some(_) => {
-                        self.line += 1;
-                        pos = next;
-                        continue;
+                },
+                _ => {
+                    // A line end. When the next line starts with a byte that
+                    // the line-start and text modes would pass straight back
+                    // here (no blank, indentation, tag, escape or comment
+                    // line), go on without the round trip through `scan`.
+                    let next = match (buf[at], buf.get(at + 1)) {
+                        (b'\r', Some(b'\n')) => at + 2,
+                        (b'\r', None) => {
+                            pos = at;
+                            break;
+                        }
+                        _ => at + 1,
+                    };
+                    match buf.get(next) {
+                        Some(b' ' | b'\t' | b'\n' | b'\r' | b'%' | b';' | b'[' | b'{') | None => {
+                            pos = at;
+                            break;
+                        }
+                        Some(_) => {
+                            self.line += 1;
+                            pos = next;
+                        }
                     }
                 }
             }
-            if let Some(j) = memchr::memchr(b';', &buf[pos..at]) {
-                pos += j;
-                break;
-            }
-            // One pass to the `}`, counting the line ends on the way.
-            let mut end = at + 1;
-            let mut lines = 0;
-            let close = loop {
-                match memchr::memchr3(b'}', b'\n', b'\r', &buf[end..]) {
-                    Some(j) if buf[end + j] == b'}' => break Some(end + j),
-                    Some(j) => {
-                        let crlf = buf[end + j] == b'\r' && buf.get(end + j + 1) == Some(&b'\n');
-                        lines += u64::from(!crlf);
-                        end += j + 1;
-                    }
-                    None => break None,
-                }
-            };
-            let Some(close) = close else {
-                pos = at;
-                break;
-            };
-            self.line += lines;
-            pos = close + 1;
         }
         self.pos = pos;
     }
@@ -557,6 +778,7 @@ impl<R: Read> GameFramer<R> {
                             }
                         }
                         b'{' => {
+                            self.comment_open = self.pos - self.game_start;
                             self.pos += 1;
                             self.mode = Mode::Comment;
                         }
@@ -578,6 +800,7 @@ impl<R: Read> GameFramer<R> {
                     let (lines, pending_cr) = count_lines(&rest[..region], close || self.eof);
                     self.line += lines;
                     if close {
+                        self.note_comment(self.comment_open, self.pos + region);
                         self.pos += region + 1;
                         self.mode = Mode::Text;
                     } else {
@@ -625,11 +848,12 @@ static TAG_STOPS: [[bool; 256]; 2] = {
 #[inline]
 fn plain_tag_len(bytes: &[u8]) -> Option<usize> {
     let stop = |from: usize, in_string: bool| {
-        let stops = &TAG_STOPS[usize::from(in_string)];
-        let i = bytes
-            .get(from..)?
-            .iter()
-            .position(|&b| stops[usize::from(b)])?;
+        let set = if in_string {
+            [b'\n', b'\r', b'"', b'\\']
+        } else {
+            [b'\n', b'\r', b'"', b']']
+        };
+        let i = scan::find4(bytes.get(from..)?, set)?;
         Some((from + i, bytes[from + i]))
     };
     let (open, b'"') = stop(1, false)? else {
@@ -865,5 +1089,81 @@ mod tests {
         assert_eq!(whole.len(), 3);
         assert_eq!(whole[1].0, 7);
         assert_eq!(whole[2].0, 9);
+    }
+
+    /// Bytes from a small alphabet of the bytes that matter, by a simple
+    /// deterministic generator.
+    fn soup(seed: u64, len: usize) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b"}}{;\n\r\r\nab  "[(x % 12) as usize]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn block_searches_agree_with_plain_ones() {
+        for seed in 1..400 {
+            let buf = soup(seed, (seed as usize * 7) % 130);
+            for from in 0..=buf.len() {
+                let text = buf[from..]
+                    .iter()
+                    .position(|b| matches!(b, b'\n' | b'\r' | b'{' | b';'))
+                    .map(|i| from + i);
+                assert_eq!(
+                    scan::find4(&buf[from..], [b'\n', b'\r', b'{', b';']).map(|i| from + i),
+                    text,
+                    "{buf:?} from {from}"
+                );
+                let close = buf[from..].iter().position(|&b| b == b'}').map(|i| {
+                    let (lines, _) = count_lines(&buf[from..from + i], true);
+                    (from + i, lines)
+                });
+                assert_eq!(scan::find_close(&buf, from), close, "{buf:?} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn comment_index_holds_each_comment_and_its_first_close() {
+        let input: &[u8] = b"[A \"{x}\"]\n{pre\n[B]} 1. e4 {a}{b\r\n} e5 ; {no}\n2. Nf3 {c} (2. d4 {d}) *\n\n1. c4 {e} *";
+        let mut framer = GameFramer::new(input);
+        let mut found = Vec::new();
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("no error");
+            for &[open, close] in game.comments.spans() {
+                let (open, close) = (open as usize, close as usize);
+                assert_eq!(game.bytes[open], b'{');
+                assert_eq!(
+                    memchr::memchr(b'}', &game.bytes[open..]),
+                    Some(close - open)
+                );
+                found.push(String::from_utf8_lossy(&game.bytes[open..=close]).into_owned());
+            }
+        }
+        assert_eq!(found, ["{pre\n[B]}", "{a}", "{b\r\n}", "{c}", "{d}", "{e}"]);
+    }
+
+    #[test]
+    fn an_index_gives_comments_only_to_its_own_games() {
+        let input: &[u8] = b"1. e4 {a} *\n\n1. d4 {b} {c} *\n";
+        let mut framer = GameFramer::new(input);
+        let (mut text, mut index) = (Vec::new(), CommentIndex::new());
+        let first = framer.next_game_indexed(&mut text, &mut index);
+        let first = first.expect("a game").expect("no error");
+        let end = text.len();
+        let second = framer.next_game_indexed(&mut text, &mut index);
+        let second = second.expect("a game").expect("no error");
+        assert_eq!(first.with_text(&text[..end], &index).comments.len(), 1);
+        assert_eq!(second.with_text(&text[end..], &index).comments.len(), 2);
+        assert!(first.with_bytes(&text[..end]).comments.is_empty());
+        let other = CommentIndex::new();
+        assert!(second.with_text(&text[end..], &other).comments.is_empty());
+        index.clear();
+        assert!(second.with_text(&text[end..], &index).comments.is_empty());
     }
 }

@@ -160,7 +160,7 @@ pub fn parse_game_with<'a>(raw: &RawGame<'a>, options: &ParseOptions) -> Game<'a
         });
         return game;
     }
-    Builder::new(&mut game, options.max_depth).run(raw.bytes);
+    Builder::new(&mut game, options.max_depth).run(raw);
     game
 }
 
@@ -207,8 +207,8 @@ impl<'g, 'a> Builder<'g, 'a> {
         }
     }
 
-    fn run(mut self, source: &'a [u8]) {
-        let mut tokens = Tokens::new(source);
+    fn run(mut self, raw: &RawGame<'a>) {
+        let mut tokens = Tokens::for_game(raw);
         while let Some(token) = tokens.next() {
             let span = token.span;
             match token.kind {
@@ -365,7 +365,7 @@ pub fn visit_mainline<'a>(raw: &RawGame<'a>, mut visit: impl FnMut(MainlineEvent
         }));
         return;
     }
-    let mut tokens = Tokens::new(raw.bytes);
+    let mut tokens = Tokens::for_game(raw);
     while let Some(token) = tokens.next_significant() {
         let error = |kind| {
             MainlineEvent::Error(ParsePgnError {
@@ -472,7 +472,7 @@ impl SyntaxChecker {
         let mut has_move = false;
         let mut ep_mark = false;
         let mut after_result = false;
-        let mut tokens = Tokens::new(raw.bytes);
+        let mut tokens = Tokens::for_game(raw);
         // Move numbers and complete comments change nothing here: the fast
         // step passes over them.
         while let Some(token) = tokens.next_significant() {

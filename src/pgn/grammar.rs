@@ -18,6 +18,8 @@ use nom::{
 
 use crate::notation::is_ep_mark;
 use crate::pgn::error::ParsePgnErrorKind;
+use crate::pgn::framer::{Comments, RawGame};
+use crate::pgn::scan;
 use crate::pgn::span::Span;
 
 /// A game termination marker.
@@ -262,9 +264,7 @@ fn plain_tag_pair(input: &[u8]) -> Option<(usize, &[u8], &[u8])> {
         return None;
     }
     let value_start = quote + 1;
-    let value_len = input[value_start..]
-        .iter()
-        .position(|&b| CLASS[usize::from(b)] & STRING_STOP != 0)?;
+    let value_len = scan::find4(&input[value_start..], [b'"', b'\\', b'\n', b'\r'])?;
     let close = value_start + value_len;
     if input[close] != b'"' {
         return None;
@@ -456,6 +456,8 @@ pub struct Tokens<'a> {
     pos: usize,
     in_tags: bool,
     pending: Option<Token<'a>>,
+    /// The comments the framer found and the tokenizer has not reached.
+    comments: &'a [[u32; 2]],
 }
 
 impl<'a> Tokens<'a> {
@@ -466,7 +468,41 @@ impl<'a> Tokens<'a> {
             pos: 0,
             in_tags: true,
             pending: None,
+            comments: &[],
         }
+    }
+
+    /// A tokenizer over a framed game, which passes over the comments the
+    /// framer found without searching for their ends again.
+    pub fn for_game(game: &RawGame<'a>) -> Tokens<'a> {
+        Tokens::with_comments(game.bytes, game.comments)
+    }
+
+    /// A tokenizer over a game's text with the framer's index of its
+    /// comments (see [`for_game`](Self::for_game)).
+    pub fn with_comments(source: &'a [u8], comments: Comments<'a>) -> Tokens<'a> {
+        Tokens {
+            comments: comments.spans(),
+            ..Tokens::new(source)
+        }
+    }
+
+    /// The `}` of the comment whose `{` is at `open`: from the framer's
+    /// index when it holds that comment, else by searching.
+    #[inline(never)]
+    fn comment_close(&mut self, open: usize) -> Option<usize> {
+        while let Some((&[o, c], rest)) = self.comments.split_first() {
+            let o = o as usize;
+            if o > open {
+                break;
+            }
+            self.comments = rest;
+            let c = c as usize;
+            if o == open && c > o && c < self.source.len() {
+                return Some(c);
+            }
+        }
+        memchr::memchr(b'}', &self.source[open + 1..]).map(|i| open + 1 + i)
     }
 
     /// The current byte offset.
@@ -510,8 +546,8 @@ impl<'a> Tokens<'a> {
                         return true;
                     }
                 }
-                b'{' => match memchr::memchr(b'}', &src[self.pos..]) {
-                    Some(j) => self.pos += j + 1,
+                b'{' => match self.comment_close(self.pos) {
+                    Some(close) => self.pos = close + 1,
                     None => break,
                 },
                 b'[' => self.pos += tag_extent(&src[self.pos..]),
@@ -556,10 +592,10 @@ impl<'a> Tokens<'a> {
                     }
                     None => return self.next(),
                 },
-                b'{' => match memchr::memchr(b'}', &src[pos + 1..]) {
+                b'{' => match self.comment_close(pos) {
                     Some(close) => {
                         self.in_tags = false;
-                        self.pos = pos + close + 2;
+                        self.pos = close + 1;
                     }
                     None => return self.next(),
                 },
@@ -664,7 +700,10 @@ impl<'a> Iterator for Tokens<'a> {
         let token = match first {
             b'[' => self.tag_token(start),
             b'{' => {
-                let (len, body) = brace_comment(&src[start..]);
+                let (len, body) = match self.comment_close(start) {
+                    Some(close) => (close + 1 - start, Ok(&src[start + 1..close])),
+                    None => brace_comment(&src[start..]),
+                };
                 self.pos = start + len;
                 match body {
                     Ok(text) => self.token(TokenKind::Comment(text), start),

@@ -30,13 +30,14 @@ mod error;
 mod framer;
 mod game;
 mod grammar;
+mod scan;
 mod span;
 mod tag;
 mod writer;
 
 pub use self::{
     error::{Located, ParsePgnError, ParsePgnErrorKind, ReadPgnError},
-    framer::{DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, RawGame},
+    framer::{CommentIndex, Comments, DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, RawGame},
     game::{
         Comment, CommentKind, DEFAULT_MAX_DEPTH, Game, Line, MainlineEvent, MoveNode, ParseOptions,
         ResultMarker, SyntaxChecker, SyntaxSummary, parse_game, parse_game_with, visit_mainline,

@@ -62,7 +62,7 @@ use crate::{
     fen::{FenError, FenField},
     moves::Move,
     notation::{LetterPolicy, Lint, Lints, MoveToken, Resolved},
-    pgn::{Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape},
+    pgn::{Comments, Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape},
     position::Position,
 };
 
@@ -266,6 +266,7 @@ fn null_move(pos: &Position) -> Option<Position> {
 /// The replay of one game in progress.
 struct Run<'r, 'a> {
     source: &'a [u8],
+    comments: Comments<'a>,
     options: ReplayOptions,
     stack: &'r mut Vec<Frame>,
     history: &'r mut Vec<u64>,
@@ -327,6 +328,7 @@ impl Replayer {
         let startpos = self.startpos.get_or_insert_with(Position::startpos);
         let mut run = Run {
             source: raw.bytes,
+            comments: raw.comments,
             options: *options,
             stack: &mut self.stack,
             history: &mut self.history,
@@ -398,7 +400,7 @@ impl<'a> Run<'_, 'a> {
             self.syntax(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
             return;
         }
-        let mut tokens = Tokens::new(source);
+        let mut tokens = Tokens::with_comments(source, self.comments);
         let mut tags = Tags::default();
         let mut started = false;
         let mut after_result = false;

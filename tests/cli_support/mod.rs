@@ -24,10 +24,15 @@ pub fn pgnkit_in(args: &[&str], stdin: &[u8]) -> Out {
         .spawn()
         .expect("run pgnkit");
     let mut input = child.stdin.take().expect("stdin");
-    // A command that does not read its input may close it early.
-    let _ = input.write_all(stdin);
-    drop(input);
+    // Written from another thread: a command that writes as it reads
+    // would otherwise fill its output pipe while this thread waits to
+    // write. A command that does not read its input may close it early.
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
     let out = child.wait_with_output().expect("wait for pgnkit");
+    let _ = writer.join();
     Out {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -4,9 +4,10 @@
 #![allow(dead_code)]
 
 use pgnkit::pgn::{
-    CommentKind, Game, GameFramer, Line, Outcome, RawGame, TagSelection, WriteOptions, export_tags,
-    parse_game, write_game,
+    CommentKind, Comments, Game, GameFramer, Line, Outcome, RawGame, SyntaxChecker, TagSelection,
+    Tokens, WriteOptions, export_tags, parse_game, write_game,
 };
+use pgnkit::replay::{ReplayOptions, replay};
 
 /// A comparable view of a game: what must survive parse → write → parse.
 #[derive(Debug, PartialEq, Eq)]
@@ -89,6 +90,38 @@ fn reparsed_model(game: &Game<'_>) -> Model {
         mainline: line_model(&game.mainline),
         result: game.result.map_or(Outcome::Unknown, |r| r.outcome),
     }
+}
+
+/// The framer's index of a game's comments changes nothing: the tokens,
+/// the syntax checker's findings and the replay are those of the same text
+/// without the index (where the tokenizer searches for each `}`).
+/// Returns how many comments the index held.
+pub fn assert_comment_index(raw: &RawGame<'_>, name: &str) -> usize {
+    let bare = RawGame {
+        comments: Comments::default(),
+        ..*raw
+    };
+    let context = || format!("{name} game {} (line {})", raw.number, raw.first_line);
+    let indexed: Vec<_> = Tokens::for_game(raw).collect();
+    let searched: Vec<_> = Tokens::for_game(&bare).collect();
+    assert!(indexed == searched, "{}: tokens differ", context());
+    let mut checker = SyntaxChecker::default();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let summary = checker.check(raw, |e| a.push(e));
+    assert_eq!(
+        summary,
+        checker.check(&bare, |e| b.push(e)),
+        "{}",
+        context()
+    );
+    assert_eq!(a, b, "{}: syntax errors differ", context());
+    let options = ReplayOptions::default();
+    assert!(
+        replay(raw, &options) == replay(&bare, &options),
+        "{}: replays differ",
+        context()
+    );
+    raw.comments.len()
 }
 
 /// Parses `raw`, writes it in export format, parses that again and asserts

@@ -1,0 +1,182 @@
+//! The reader's byte searches, sixteen and thirty-two bytes at a time: SSE2
+//! on x86_64, a plain loop elsewhere.
+//!
+//! The framer passes over every byte of every game, and the stretches
+//! between the bytes that matter are short: 5 to 60 bytes of a move, a tag
+//! value or a line, a few hundred of a comment. On such stretches one of
+//! these calls costs less than a byte loop with a table, and less than
+//! `memchr`'s set-up per call.
+
+/// The position of the first byte of `hay` that is one of `set`'s four
+/// (repeat a byte to search for fewer).
+#[inline]
+pub fn find4(hay: &[u8], set: [u8; 4]) -> Option<usize> {
+    let (chunks, tail) = hay.as_chunks::<16>();
+    for (i, chunk) in chunks.iter().enumerate() {
+        let mask = lanes::any_of(chunk, set);
+        if mask != 0 {
+            return Some(i * 16 + mask.trailing_zeros() as usize);
+        }
+    }
+    let j = tail.iter().position(|b| set.contains(b))?;
+    Some(chunks.len() * 16 + j)
+}
+
+/// The position of the first `}` in `buf[from..]`, and the line ends
+/// before it (`\n`, `\r\n` or a lone `\r`): the end of a comment whose text
+/// starts at `from`.
+#[inline]
+pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
+    let rest = buf.get(from..)?;
+    let (chunks, tail) = rest.as_chunks::<32>();
+    let mut lines = 0u64;
+    for (i, chunk) in chunks.iter().enumerate() {
+        if !lanes::any_comment_byte(chunk) {
+            continue;
+        }
+        let next_lf = rest.get((i + 1) * 32) == Some(&b'\n');
+        let (close, more) = close_in(chunk, next_lf);
+        lines += more;
+        if let Some(j) = close {
+            return Some((from + i * 32 + j, lines));
+        }
+    }
+    // The last bytes, padded with zeros (which match nothing).
+    let mut last = [0; 32];
+    last[..tail.len()].copy_from_slice(tail);
+    let (close, more) = close_in(&last, false);
+    let j = close?;
+    Some((from + chunks.len() * 32 + j, lines + more))
+}
+
+/// The first `}` in 32 bytes, and the line ends before it; `next_lf` says
+/// whether a `\n` follows the last byte.
+#[inline(always)]
+fn close_in(chunk: &[u8; 32], next_lf: bool) -> (Option<usize>, u64) {
+    let (close, lf, cr) = lanes::comment_bytes(chunk);
+    let before = if close == 0 {
+        u32::MAX
+    } else {
+        (1 << close.trailing_zeros()) - 1
+    };
+    let mut lines = 0;
+    if (lf | cr) & before != 0 {
+        // A `\r` counts unless a `\n` follows it.
+        let crlf = (lf >> 1) | (u32::from(next_lf) << 31);
+        lines = u64::from((lf & before).count_ones() + (cr & !crlf & before).count_ones());
+    }
+    let close = (close != 0).then(|| close.trailing_zeros() as usize);
+    (close, lines)
+}
+
+/// Byte classes as bit masks (bit i for byte i).
+#[cfg(target_arch = "x86_64")]
+mod lanes {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+
+    // SAFETY (every block below): SSE2 is part of the x86_64 baseline, so
+    // its intrinsics are always available; each load reads 16 bytes of a
+    // `&[u8; 16]` or `&[u8; 32]`, and the unaligned load needs no alignment.
+
+    /// Bytes of `chunk` that are in `set`.
+    #[inline(always)]
+    pub fn any_of(chunk: &[u8; 16], set: [u8; 4]) -> u32 {
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let eq = |byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
+            let any = _mm_or_si128(
+                _mm_or_si128(eq(set[0]), eq(set[1])),
+                _mm_or_si128(eq(set[2]), eq(set[3])),
+            );
+            _mm_movemask_epi8(any) as u32
+        }
+    }
+
+    /// Whether any of the 32 bytes is `}`, `\n` or `\r`.
+    #[inline(always)]
+    pub fn any_comment_byte(chunk: &[u8; 32]) -> bool {
+        unsafe {
+            let p = chunk.as_ptr().cast::<__m128i>();
+            let (a, b) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
+            let any = |v: __m128i| {
+                let eq = |byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
+                _mm_or_si128(eq(b'}'), _mm_or_si128(eq(b'\n'), eq(b'\r')))
+            };
+            _mm_movemask_epi8(_mm_or_si128(any(a), any(b))) != 0
+        }
+    }
+
+    /// `}`, `\n` and `\r` in 32 bytes, each on its own.
+    #[inline(always)]
+    pub fn comment_bytes(chunk: &[u8; 32]) -> (u32, u32, u32) {
+        unsafe {
+            let p = chunk.as_ptr().cast::<__m128i>();
+            let (a, b) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
+            let mask = |byte: u8| {
+                let m = |v: __m128i| {
+                    _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8))) as u32
+                };
+                m(a) | (m(b) << 16)
+            };
+            (mask(b'}'), mask(b'\n'), mask(b'\r'))
+        }
+    }
+}
+
+/// Byte classes as bit masks (bit i for byte i).
+#[cfg(not(target_arch = "x86_64"))]
+mod lanes {
+    #[inline(always)]
+    fn mask(chunk: &[u8], hit: impl Fn(u8) -> bool) -> u32 {
+        chunk
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &b)| m | (u32::from(hit(b)) << i))
+    }
+
+    /// Bytes of `chunk` that are in `set`.
+    #[inline(always)]
+    pub fn any_of(chunk: &[u8; 16], set: [u8; 4]) -> u32 {
+        mask(chunk, |b| set.contains(&b))
+    }
+
+    /// Whether any of the 32 bytes is `}`, `\n` or `\r`.
+    #[inline(always)]
+    pub fn any_comment_byte(chunk: &[u8; 32]) -> bool {
+        chunk.iter().any(|&b| matches!(b, b'}' | b'\n' | b'\r'))
+    }
+
+    /// `}`, `\n` and `\r` in 32 bytes, each on its own.
+    #[inline(always)]
+    pub fn comment_bytes(chunk: &[u8; 32]) -> (u32, u32, u32) {
+        (
+            mask(chunk, |b| b == b'}'),
+            mask(chunk, |b| b == b'\n'),
+            mask(chunk, |b| b == b'\r'),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find4_finds_like_a_plain_search() {
+        let set = [b'"', b'\\', b'\n', b'\r'];
+        let text = b"abcdefghijklmnopqrstuvwxyz0123456789\"\\\n\r";
+        for end in 0..=text.len() {
+            for start in 0..=end {
+                let hay = &text[start..end];
+                let plain = hay.iter().position(|b| set.contains(b));
+                assert_eq!(find4(hay, set), plain, "{start}..{end}");
+                let mut rev = hay.to_vec();
+                rev.reverse();
+                let plain = rev.iter().position(|b| set.contains(b));
+                assert_eq!(find4(&rev, set), plain, "reversed {start}..{end}");
+            }
+        }
+    }
+}
