@@ -102,6 +102,7 @@ impl CommentIndex {
         self.spans.clear();
         self.generation = next_generation();
     }
+
     /// Appends a game's comments, and returns where the game came from,
     /// with its comments in this index.
     pub fn add(&mut self, game: &RawGame<'_>) -> GameInfo {

@@ -479,7 +479,9 @@ impl<'a> Tokens<'a> {
     }
 
     /// A tokenizer over a game's text with the framer's index of its
-    /// comments (see [`for_game`](Self::for_game)).
+    /// comments (see [`for_game`](Self::for_game)). The index must be the
+    /// one framed with this text: another game's sends the tokenizer to
+    /// the wrong `}` (never out of the text).
     pub fn with_comments(source: &'a [u8], comments: Comments<'a>) -> Tokens<'a> {
         Tokens {
             comments: comments.spans(),
