@@ -32,7 +32,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use bzip2::read::MultiBzDecoder;
 use flate2::read::MultiGzDecoder;
@@ -292,14 +292,14 @@ pub struct Mapped {
     map: memmap2::Mmap,
     bytes_read: BytesRead,
     /// Pages before this offset were given back.
-    released: usize,
+    released: AtomicUsize,
 }
 
 impl fmt::Debug for Mapped {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Mapped")
             .field("len", &self.map.len())
-            .field("released", &self.released)
+            .field("released", &self.released.load(Ordering::Relaxed))
             .finish_non_exhaustive()
     }
 }
@@ -319,7 +319,7 @@ impl Mapped {
         Some(Mapped {
             map,
             bytes_read: BytesRead::default(),
-            released: 0,
+            released: AtomicUsize::new(0),
         })
     }
 
@@ -330,27 +330,34 @@ impl Mapped {
 
     /// Tells the mapping that everything before `offset` has been read:
     /// counts it as read for progress, and gives back the memory of the
-    /// pages before it. Bytes before `offset` may still be read (the pages
-    /// come back from the page cache), only more slowly.
-    pub fn consumed(&mut self, offset: usize) {
+    /// pages more than `keep` bytes before it. Bytes before that may still
+    /// be read (the pages come back from the page cache), only more slowly.
+    /// One reader calls this; others may read the bytes meanwhile.
+    pub fn consumed(&self, offset: usize, keep: usize) {
         let offset = offset.min(self.map.len());
         self.bytes_read.0.store(offset as u64, Ordering::Relaxed);
         #[cfg(unix)]
-        if offset >= self.released + RELEASE_STEP {
-            let page = 1 << 12;
-            let end = offset / page * page;
-            // SAFETY: `DontNeed` on a read-only file mapping drops only
-            // the page table entries; the bytes read again after it are
-            // the file's, from the page cache.
-            let _ = unsafe {
-                self.map.unchecked_advise_range(
-                    memmap2::UncheckedAdvice::DontNeed,
-                    self.released,
-                    end - self.released,
-                )
-            };
-            self.released = end;
+        {
+            let released = self.released.load(Ordering::Relaxed);
+            let upto = offset.saturating_sub(keep);
+            if upto >= released + RELEASE_STEP {
+                let page = 1 << 12;
+                let end = upto / page * page;
+                // SAFETY: `DontNeed` on a read-only file mapping drops
+                // only the page table entries; the bytes read again after
+                // it are the file's, from the page cache.
+                let _ = unsafe {
+                    self.map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        released,
+                        end - released,
+                    )
+                };
+                self.released.store(end, Ordering::Relaxed);
+            }
         }
+        #[cfg(not(unix))]
+        let _ = keep;
     }
 }
 
@@ -458,7 +465,7 @@ impl Read for Input {
                 let n = rest.len().min(buf.len());
                 buf[..n].copy_from_slice(&rest[..n]);
                 *pos += n;
-                map.consumed(*pos);
+                map.consumed(*pos, 0);
                 Ok(n)
             }
             Decoder::Plain(r) => r.read(buf),

@@ -8,10 +8,11 @@ use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use anyhow::Context as _;
 use clap::ValueEnum;
-use pgnkit::input::{self, BytesRead};
+use pgnkit::input::{self, BytesRead, Mapped};
 use pgnkit::pgn::{
     CommentIndex, GameFramer, GameInfo, LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame,
     ReadPgnError, Span, SyntaxSummary, unescape,
@@ -126,10 +127,29 @@ pub enum Item {
     TooLarge(ReadPgnError),
 }
 
-/// Framed games copied out of the framer, for one worker.
+/// The text a batch's item ranges point into.
+pub enum BatchText {
+    /// The games copied out of the framer, one after another.
+    Copied(Vec<u8>),
+    /// A mapped file, shared with the framer: the ranges are the games'
+    /// places in the file, and nothing is copied.
+    Mapped(Arc<Mapped>),
+}
+
+impl BatchText {
+    /// The bytes the ranges point into.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            BatchText::Copied(text) => text,
+            BatchText::Mapped(map) => map.bytes(),
+        }
+    }
+}
+
+/// Framed games for one worker.
 pub struct Batch {
-    /// The games' texts, one after another.
-    pub text: Vec<u8>,
+    /// The games' texts.
+    pub text: BatchText,
     /// The games' comments, as the framer found them.
     pub comments: CommentIndex,
     /// The games and skipped games, in input order.
@@ -166,6 +186,8 @@ impl FreeTexts {
 /// Reads one input as batches.
 struct Batches<R> {
     framer: GameFramer<R>,
+    /// The mapped file the framer reads in place, if it does.
+    map: Option<Arc<Mapped>>,
     limit: usize,
     free: FreeTexts,
     bytes_read: BytesRead,
@@ -183,21 +205,31 @@ impl<R: io::Read> Iterator for Batches<R> {
         if self.done {
             return None;
         }
-        let mut batch = Batch {
-            text: self.free.take(self.limit),
-            comments: CommentIndex::new(),
-            items: Vec::new(),
-            bytes_read: 0,
+        let mut comments = CommentIndex::new();
+        let mut items = Vec::new();
+        let mut copied = match self.map {
+            Some(_) => Vec::new(),
+            None => self.free.take(self.limit),
         };
-        while batch.text.len() < self.limit {
-            let start = batch.text.len();
-            match self
-                .framer
-                .next_game_indexed(&mut batch.text, &mut batch.comments)
-            {
-                Some(Ok(info)) => batch.items.push(Item::Game(info, start..batch.text.len())),
+        // Bytes of game text in the batch so far.
+        let mut size = 0;
+        while size < self.limit {
+            let next = match self.map {
+                // In place: the game's range in the mapped file.
+                Some(_) => self.framer.next_game_range(&mut comments),
+                None => {
+                    let start = copied.len();
+                    let game = self.framer.next_game_indexed(&mut copied, &mut comments);
+                    game.map(|g| g.map(|info| (info, start..copied.len())))
+                }
+            };
+            match next {
+                Some(Ok((info, range))) => {
+                    size += range.len();
+                    items.push(Item::Game(info, range));
+                }
                 Some(Err(err @ ReadPgnError::GameTooLarge { .. })) => {
-                    batch.items.push(Item::TooLarge(err))
+                    items.push(Item::TooLarge(err))
                 }
                 Some(Err(err)) => {
                     self.error = Some(err);
@@ -210,11 +242,19 @@ impl<R: io::Read> Iterator for Batches<R> {
                 }
             }
         }
-        batch.bytes_read = self.bytes_read.get();
-        if batch.items.is_empty() {
+        if items.is_empty() {
             return self.error.take().map(Err);
         }
-        Some(Ok(batch))
+        let text = match &self.map {
+            Some(map) => BatchText::Mapped(Arc::clone(map)),
+            None => BatchText::Copied(copied),
+        };
+        Some(Ok(Batch {
+            text,
+            comments,
+            items,
+            bytes_read: self.bytes_read.get(),
+        }))
     }
 }
 
@@ -411,9 +451,12 @@ impl Run {
                 }
                 continue;
             }
+            let bytes_read = input.bytes_read();
+            let mut framer = GameFramer::for_input(input);
             let batches = Batches {
-                bytes_read: input.bytes_read(),
-                framer: GameFramer::for_input(input),
+                bytes_read,
+                map: framer.shared_map(),
+                framer,
                 limit: batch_bytes(),
                 free: free.clone(),
                 error: None,
@@ -423,13 +466,15 @@ impl Run {
             let result = pipeline.run(
                 source,
                 |batch: Batch| {
-                    let games = Games::new(&batch.text, &batch.comments, &batch.items);
+                    let games = Games::new(batch.text.bytes(), &batch.comments, &batch.items);
                     let mut done = work(&name, &games);
                     done.bytes_read = batch.bytes_read;
                     (done, batch.text)
                 },
-                |(done, text): (Done, Vec<u8>)| {
-                    free.give(text);
+                |(done, text): (Done, BatchText)| {
+                    if let BatchText::Copied(text) = text {
+                        free.give(text);
+                    }
                     out.write_all(&done.stdout).map_err(RunError::Write)?;
                     if !done.stderr.is_empty() {
                         bar.suspend(|| {

@@ -4,6 +4,8 @@
 //! See [`GameFramer`] for the rules.
 
 use std::io::{self, Read};
+use std::ops::Range;
+use std::sync::Arc;
 
 use crate::input::{Input, Mapped};
 use crate::pgn::error::ReadPgnError;
@@ -179,7 +181,7 @@ impl GameInfo {
 /// file.
 enum Buffer {
     Owned(Vec<u8>),
-    Mapped(Mapped),
+    Mapped(Arc<Mapped>),
 }
 
 impl std::ops::Deref for Buffer {
@@ -299,7 +301,14 @@ pub struct GameFramer<R> {
     /// The `{` of the comment the `Comment` mode is in, relative to
     /// `game_start`.
     comment_open: usize,
+    /// Bytes of a mapped file behind the scan position that others may
+    /// still read ([`shared_map`](GameFramer::shared_map)).
+    keep_behind: usize,
 }
+
+/// The bytes of a shared mapped file kept in memory behind the framer:
+/// more than the batches a pipeline holds in flight.
+const SHARED_KEEP: usize = 16 << 20;
 
 impl GameFramer<Input> {
     /// A framer that reads a mapped file in place ([`Input::take_mapped`]),
@@ -309,9 +318,23 @@ impl GameFramer<Input> {
         let mut framer = GameFramer::new(input);
         if let Some(mapped) = mapped {
             framer.filled = mapped.bytes().len();
-            framer.buf = Buffer::Mapped(mapped);
+            framer.buf = Buffer::Mapped(Arc::new(mapped));
         }
         framer
+    }
+
+    /// The mapped file this framer reads in place, if it does, to share
+    /// with threads that read its games through
+    /// [`next_game_range`](Self::next_game_range) without copies. From
+    /// then on the framer keeps the last 16 MiB behind it in memory.
+    pub fn shared_map(&mut self) -> Option<Arc<Mapped>> {
+        match &self.buf {
+            Buffer::Mapped(mapped) => {
+                self.keep_behind = SHARED_KEEP;
+                Some(Arc::clone(mapped))
+            }
+            Buffer::Owned(_) => None,
+        }
     }
 }
 
@@ -339,6 +362,7 @@ impl<R: Read> GameFramer<R> {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             comments: Vec::new(),
             comment_open: 0,
+            keep_behind: 0,
         }
     }
 
@@ -392,6 +416,34 @@ impl<R: Read> GameFramer<R> {
         }
     }
 
+    /// The next game of a mapped file as its byte range in
+    /// [`shared_map`](Self::shared_map)'s bytes, with its comments appended
+    /// to `index`. For a framer over a reader the range is in a buffer
+    /// that the next call changes: use
+    /// [`next_game_indexed`](Self::next_game_indexed) there.
+    ///
+    /// # Errors
+    /// As [`next_game`](Self::next_game).
+    pub fn next_game_range(
+        &mut self,
+        index: &mut CommentIndex,
+    ) -> Option<Result<(GameInfo, Range<usize>), ReadPgnError>> {
+        match self.frame() {
+            Ok(Some((start, end))) => Some(Ok((
+                index.add(&RawGame {
+                    number: self.number,
+                    offset: self.game_offset,
+                    first_line: self.game_line,
+                    bytes: &[],
+                    comments: Comments(&self.comments),
+                }),
+                start..end,
+            ))),
+            Ok(None) => None,
+            Err(err) => Some(Err(err)),
+        }
+    }
+
     /// Like [`next_game_into`](Self::next_game_into), and appends the
     /// game's comments to `index`, where [`GameInfo::with_text`] finds them.
     ///
@@ -425,15 +477,15 @@ impl<R: Read> GameFramer<R> {
         }
         self.section = Section::Between;
         self.oversized = false;
-        if let Buffer::Mapped(mapped) = &mut self.buf {
-            mapped.consumed(self.pos);
+        if let Buffer::Mapped(mapped) = &self.buf {
+            mapped.consumed(self.pos, self.keep_behind);
         }
         loop {
             match self.scan() {
                 Step::End => {
                     if self.section == Section::Between {
-                        if let Buffer::Mapped(mapped) = &mut self.buf {
-                            mapped.consumed(self.pos);
+                        if let Buffer::Mapped(mapped) = &self.buf {
+                            mapped.consumed(self.pos, self.keep_behind);
                         }
                         return Ok(None);
                     }
