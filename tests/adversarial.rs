@@ -13,6 +13,7 @@
 //! Every input also passes the accounting invariant (`tests/accounting`).
 
 mod accounting;
+mod common;
 
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
@@ -440,16 +441,6 @@ const CASES: &[Case] = &[
     },
 ];
 
-/// Peak resident set of this process in KiB.
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 /// The child side: runs the case named in the environment, if any.
 #[test]
 fn adversarial_child() {
@@ -463,7 +454,7 @@ fn adversarial_child() {
     println!(
         "ADVERSARIAL {} {} {}",
         case.name,
-        peak_rss_kib(),
+        common::peak_rss_kib().unwrap_or(0),
         elapsed.as_millis()
     );
 }

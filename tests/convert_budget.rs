@@ -5,6 +5,7 @@
 //! its peak resident size).
 
 mod cli_support;
+mod common;
 
 use cli_support::{pgnkit, temp_file};
 use pgnkit::Status;
@@ -22,16 +23,6 @@ fn knight_shuffle(plies: usize) -> Vec<u8> {
     }
     text.extend_from_slice(b"*\n");
     text
-}
-
-/// Peak resident set of this process in KiB.
-fn peak_rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
 }
 
 /// The child side: what `convert --to json` does with one game of two
@@ -55,7 +46,7 @@ fn budget_child() {
     );
     // The first move beyond the budget: 16 bytes per four plies.
     assert_eq!(err.span.start, 18 + MAX_TREE_MOVES * 4);
-    println!("BUDGET {}", peak_rss_kib());
+    println!("BUDGET {}", common::peak_rss_kib().unwrap_or(0));
 }
 
 /// The tree of that game would take over 350 MiB (184 bytes per move

@@ -38,13 +38,6 @@ fn pgnmentor_zst_streams_every_game() {
     assert_eq!(progress.get(), 4_922_419);
 }
 
-/// Peak resident memory of this process in KiB (Linux only).
-fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 /// A zstd bomb (1 GiB of zeros in a few kilobytes) streams through a fixed
 /// buffer: the peak memory of the process grows by far less than the data.
 #[test]
@@ -54,7 +47,7 @@ fn zstd_bomb_streams_in_bounded_memory() {
     zstd::stream::copy_encode(io::repeat(0).take(LEN), &mut bomb, 1).expect("encode");
     assert!(bomb.len() < 1 << 20);
 
-    let before = peak_rss_kib();
+    let before = common::peak_rss_kib();
     let mut input =
         input::Input::from_reader("bomb.zst", io::Cursor::new(bomb), None).expect("open");
     let mut buf = vec![0; 1 << 16];
@@ -67,7 +60,7 @@ fn zstd_bomb_streams_in_bounded_memory() {
         total += n as u64;
     }
     assert_eq!(total, LEN);
-    if let (Some(before), Some(after)) = (before, peak_rss_kib()) {
+    if let (Some(before), Some(after)) = (before, common::peak_rss_kib()) {
         assert!(
             after - before < 64 * 1024,
             "peak grew by {} KiB",

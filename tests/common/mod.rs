@@ -117,3 +117,10 @@ pub fn correspondence_archive(n: usize) -> Option<String> {
     }
     Some(out)
 }
+
+/// Peak resident memory of this process in KiB (`VmHWM`; Linux only).
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
