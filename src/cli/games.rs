@@ -657,19 +657,9 @@ pub fn write_diagnostic(
             done.stderr.extend_from_slice(s.as_bytes());
         }
         Format::Json => {
-            let mut s = String::with_capacity(256);
-            s.push('{');
-            json_field(&mut s, "file", Some(ctx.path));
-            let _ = write!(
-                s,
-                ",\"game\":{},\"offset\":{},\"line\":{line},\"column\":{column},",
-                info.number,
-                info.offset + d.span.start as u64,
-            );
-            json_field(&mut s, "white", Some(&tag_text(source, replay.white)));
-            s.push(',');
-            json_field(&mut s, "black", Some(&tag_text(source, replay.black)));
-            s.push(',');
+            let white = tag_text(source, replay.white);
+            let black = tag_text(source, replay.black);
+            let mut s = json_head(ctx, info, d.span.start, (line, column), &white, &black);
             json_field(&mut s, "ply", d.ply.map(|p| p.to_string()).as_deref());
             s.push(',');
             json_field(&mut s, "move", d.ply.map(|_| &*text));
@@ -715,19 +705,8 @@ pub fn write_syntax_error(
                 ParsePgnErrorKind::BadMove(_) => "bad-move",
                 _ => "syntax",
             };
-            let mut s = String::with_capacity(256);
-            s.push('{');
-            json_field(&mut s, "file", Some(ctx.path));
-            let _ = write!(
-                s,
-                ",\"game\":{},\"offset\":{},\"line\":{line},\"column\":{column},",
-                info.number,
-                info.offset + error.span.start as u64,
-            );
-            json_field(&mut s, "white", Some(&white));
-            s.push(',');
-            json_field(&mut s, "black", Some(&black));
-            s.push_str(",\"ply\":null,");
+            let mut s = json_head(ctx, info, error.span.start, (line, column), &white, &black);
+            s.push_str("\"ply\":null,");
             let token = encoding::decode(error.span.slice(source));
             let bad_move = matches!(error.kind, ParsePgnErrorKind::BadMove(_));
             json_field(&mut s, "move", bad_move.then_some(&*token));
@@ -741,6 +720,32 @@ pub fn write_syntax_error(
             done.stdout.extend_from_slice(s.as_bytes());
         }
     }
+}
+
+/// Starts a diagnostic's JSON object: file, game, offset, line, column,
+/// white and black, each followed by a comma.
+fn json_head(
+    ctx: &Context<'_>,
+    info: &GameInfo,
+    at: usize,
+    (line, column): (u64, u64),
+    white: &str,
+    black: &str,
+) -> String {
+    let mut s = String::with_capacity(256);
+    s.push('{');
+    json_field(&mut s, "file", Some(ctx.path));
+    let _ = write!(
+        s,
+        ",\"game\":{},\"offset\":{},\"line\":{line},\"column\":{column},",
+        info.number,
+        info.offset + at as u64,
+    );
+    json_field(&mut s, "white", Some(white));
+    s.push(',');
+    json_field(&mut s, "black", Some(black));
+    s.push(',');
+    s
 }
 
 /// Appends `"name":value` with the value as a JSON string (or `null`).
