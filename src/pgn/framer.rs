@@ -454,20 +454,11 @@ impl<R: Read> GameFramer<R> {
         out: &mut Vec<u8>,
         index: &mut CommentIndex,
     ) -> Option<Result<GameInfo, ReadPgnError>> {
-        match self.frame() {
-            Ok(Some((start, end))) => {
-                out.extend_from_slice(&self.buf[start..end]);
-                Some(Ok(index.add(&RawGame {
-                    number: self.number,
-                    offset: self.game_offset,
-                    first_line: self.game_line,
-                    bytes: &[],
-                    comments: Comments(&self.comments),
-                })))
-            }
-            Ok(None) => None,
-            Err(err) => Some(Err(err)),
-        }
+        let game = self.next_game_range(index)?;
+        Some(game.map(|(info, range)| {
+            out.extend_from_slice(&self.buf[range]);
+            info
+        }))
     }
 
     /// Frames the next game: its byte range in `buf`.
@@ -607,19 +598,6 @@ impl<R: Read> GameFramer<R> {
         self.section = section;
     }
 
-    /// Records a complete comment of the current game: its `{` relative to
-    /// the game's start, its `}` in the buffer.
-    #[inline]
-    fn note_comment(&mut self, open: usize, close: usize) {
-        if self.oversized {
-            return;
-        }
-        let close = close - self.game_start;
-        if let (Ok(open), Ok(close)) = (u32::try_from(open), u32::try_from(close)) {
-            self.comments.push([open, close]);
-        }
-    }
-
     /// Consumes the line end at `pos` (`\n`, `\r\n` or `\r`).
     #[inline]
     fn line_end(&mut self) -> Option<Step> {
@@ -664,14 +642,9 @@ impl<R: Read> GameFramer<R> {
                     Some((close, lines)) => {
                         self.line += lines;
                         pos = close + 1;
-                        // (`note_comment`, by fields: `buf` borrows `self.buf`.)
-                        let start = self.game_start;
-                        if let (Ok(open), Ok(close), false) = (
-                            u32::try_from(at - start),
-                            u32::try_from(close - start),
-                            self.oversized,
-                        ) {
-                            self.comments.push([open, close]);
+                        if !self.oversized {
+                            let start = self.game_start;
+                            record_comment(&mut self.comments, at - start, close - start);
                         }
                     }
                     None => {
@@ -853,7 +826,10 @@ impl<R: Read> GameFramer<R> {
                     let (lines, pending_cr) = count_lines(&rest[..region], close || self.eof);
                     self.line += lines;
                     if close {
-                        self.note_comment(self.comment_open, self.pos + region);
+                        if !self.oversized {
+                            let close = self.pos + region - self.game_start;
+                            record_comment(&mut self.comments, self.comment_open, close);
+                        }
                         self.pos += region + 1;
                         self.mode = Mode::Text;
                     } else {
@@ -919,6 +895,16 @@ fn plain_tag_len(bytes: &[u8]) -> Option<usize> {
         return None;
     };
     Some(end + 1)
+}
+
+/// Records a complete comment of the current game by its `{` and `}`
+/// relative to the game's start (none where an offset needs more than 32
+/// bits: the tokenizer then searches for that comment's end itself).
+#[inline]
+fn record_comment(comments: &mut Vec<[u32; 2]>, open: usize, close: usize) {
+    if let (Ok(open), Ok(close)) = (u32::try_from(open), u32::try_from(close)) {
+        comments.push([open, close]);
+    }
 }
 
 /// Counts line ends in `bytes`; with `complete == false` a final `\r` is
