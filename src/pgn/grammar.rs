@@ -141,16 +141,18 @@ fn is_delimiter(b: u8) -> bool {
 /// delimiter, at least one byte.
 #[inline(always)]
 fn symbol_len(input: &[u8]) -> usize {
-    // Move tokens are 2 to 7 bytes: look at the first eight at once, without
-    // a branch per byte, and find the first delimiter among them.
+    // Move tokens are 2 to 7 bytes, most of them 2 to 4: look at bytes 1
+    // to 4 at once, without a branch per byte, then at 5 to 7. The first
+    // byte is part of the token whatever it is.
     if let Some(head) = input.first_chunk::<8>() {
-        // Bit i + 1 is set if byte i is a delimiter (`DELIMITER` is bit 1);
-        // bit 9 stands for the byte after the eight.
-        let mut mask = 1u32 << 9;
-        for (i, &b) in head.iter().enumerate() {
-            mask |= u32::from(CLASS[usize::from(b)] & DELIMITER) << i;
+        // Bit i is set if byte i is a delimiter (`DELIMITER` is bit 1);
+        // bit 8 stands for the byte after the eight.
+        let bit = |i: usize| u32::from(CLASS[usize::from(head[i])] & DELIMITER) << (i - 1);
+        let mask = bit(1) | bit(2) | bit(3) | bit(4);
+        if mask != 0 {
+            return mask.trailing_zeros() as usize;
         }
-        let len = ((mask >> 1).trailing_zeros() as usize).max(1);
+        let len = (bit(5) | bit(6) | bit(7) | 1 << 8).trailing_zeros() as usize;
         if len < 8 {
             return len;
         }

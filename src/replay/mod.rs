@@ -289,6 +289,12 @@ struct Run<'r, 'a> {
     /// has been reported.
     over: Option<Termination>,
     over_reported: bool,
+    /// How many keys of `history` fall in each bucket (the key's top
+    /// byte): a position seen fewer than five times in its bucket cannot
+    /// be a fivefold repetition, so the history is scanned only past that.
+    /// Exact while the game is not over by rule (the history then holds
+    /// at most 151 keys); not read after.
+    seen: [u8; 256],
 }
 
 impl Replayer {
@@ -353,6 +359,7 @@ impl Replayer {
             on_ply,
             over: None,
             over_reported: false,
+            seen: [0; 256],
         };
         run.run();
         run.finish()
@@ -396,7 +403,13 @@ impl<'a> Run<'_, 'a> {
 
     fn run(&mut self) {
         let source = self.source;
-        if let Some(at) = memchr::memchr(0, source) {
+        // One pass for both: a NUL anywhere, and whether there is a `(`.
+        let (nul, paren) = match memchr::memchr2(0, b'(', source) {
+            Some(at) if source[at] == 0 => (Some(at), false),
+            Some(at) => (memchr::memchr(0, &source[at..]).map(|i| at + i), true),
+            None => (None, false),
+        };
+        if let Some(at) = nul {
             self.syntax(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
             return;
         }
@@ -408,7 +421,7 @@ impl<'a> Run<'_, 'a> {
         let lints = self.options.lints;
         // The position before each move is kept only where it can be used:
         // for a variation (a game without `(` has none) or for lints.
-        self.keep_prev = lints || memchr::memchr(b'(', source).is_some();
+        self.keep_prev = lints || paren;
         loop {
             let token = if lints {
                 tokens.next()
@@ -586,7 +599,7 @@ impl<'a> Run<'_, 'a> {
         if chess960 {
             pos.set_chess960(true);
         }
-        self.history.push(pos.zobrist_key());
+        self.remember(pos.zobrist_key());
         self.stack.push(Frame {
             prev: pos.clone(),
             pos,
@@ -705,7 +718,7 @@ impl<'a> Run<'_, 'a> {
             }
         };
         let mainline = self.stack.len() == 1;
-        if mainline && !self.over_reported {
+        if mainline && self.over.is_some() && !self.over_reported {
             self.moves_after_game_over(span);
         }
         let keep_prev = self.keep_prev;
@@ -798,19 +811,34 @@ impl<'a> Run<'_, 'a> {
                 position: pos,
             });
         }
-        if pos.halfmoves() == 0 {
+        let (halfmoves, key) = (pos.halfmoves(), pos.zobrist_key());
+        if halfmoves == 0 {
+            for &earlier in self.history.iter() {
+                let seen = &mut self.seen[bucket(earlier)];
+                *seen = seen.wrapping_sub(1);
+            }
             self.history.clear();
         }
-        self.history.push(pos.zobrist_key());
+        let seen = self.remember(key);
         if self.over.is_none() {
             // Bounded: after 150 plies without a capture or pawn move the
             // 75-move rule ends the game and the history is not scanned.
-            if pos.halfmoves() >= 150 {
+            if halfmoves >= 150 {
                 self.over = Some(Termination::SeventyFiveMoves);
-            } else if self.history.len() >= 17 && repetitions(self.history) >= 5 {
+            } else if seen >= 5 && self.history.len() >= 17 && repetitions(self.history) >= 5 {
                 self.over = Some(Termination::FivefoldRepetition);
             }
         }
+    }
+
+    /// Adds a mainline position's key to the history; returns the count of
+    /// its bucket.
+    #[inline]
+    fn remember(&mut self, key: u64) -> u8 {
+        self.history.push(key);
+        let seen = &mut self.seen[bucket(key)];
+        *seen = seen.wrapping_add(1);
+        *seen
     }
 
     /// A mainline move after the game ended by rule: reported once. A
@@ -976,6 +1004,12 @@ impl<'a> Run<'_, 'a> {
 }
 
 /// Reads a `Result` tag value.
+/// The bucket of a position key in [`Run::seen`].
+#[inline]
+fn bucket(key: u64) -> usize {
+    (key >> 56) as usize
+}
+
 /// How often the last position of `history` (keys since the last capture
 /// or pawn move) occurred, itself included.
 fn repetitions(history: &[u64]) -> usize {
@@ -1184,6 +1218,24 @@ mod tests {
         // A variation after the end is not a move of the game.
         let r = run(&format!("{fivefold} (8... e5) 1/2-1/2"));
         assert_eq!(kinds(&r), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn fivefold_counts_positions_since_the_last_irreversible_move() {
+        // The bucket counts that spare the history scan must forget the
+        // positions before a pawn move: four times the start position, then
+        // 1.e4 and the knights again: the game goes on.
+        let shuffle = "Nf3 Nf6 Ng1 Ng8";
+        let before = format!("{KNIGHTS_TWICE} 5. Nf3 Nf6 6. Ng1 Ng8 7. e4 e5");
+        let r = run(&format!("{before} 8. Nf3 Nf6 9. Ng1 Ng8 10. Nc3 *"));
+        assert_eq!(kinds(&r), Vec::<&str>::new());
+        // After 1.e4 e5, the same shuffle four more times is the fifth
+        // occurrence of the position after 7...e5, found at the last move.
+        let after = format!("{shuffle} {shuffle} {shuffle} {shuffle}");
+        let r = run(&format!("{before} {after} *"));
+        assert_eq!(r.termination, Some(Termination::FivefoldRepetition));
+        let r = run(&format!("{before} {after} Nc3 *"));
+        assert_eq!(kinds(&r), ["moves-after-end"]);
     }
 
     #[test]
