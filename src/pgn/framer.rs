@@ -1163,6 +1163,11 @@ mod tests {
                     (from + i, lines)
                 });
                 assert_eq!(scan::find_close(&buf, from), close, "{buf:?} from {from}");
+                assert_eq!(
+                    scan::find_close_narrow(&buf, from),
+                    close,
+                    "{buf:?} from {from}"
+                );
             }
         }
     }

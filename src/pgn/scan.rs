@@ -1,5 +1,6 @@
 //! The reader's byte searches, sixteen and thirty-two bytes at a time: SSE2
-//! on x86_64, a plain loop elsewhere.
+//! on x86_64 (and AVX2 for comments, where the CPU has it), a plain loop
+//! elsewhere.
 //!
 //! The framer passes over every byte of every game, and the stretches
 //! between the bytes that matter are short: 5 to 60 bytes of a move, a tag
@@ -25,8 +26,44 @@ pub fn find4(hay: &[u8], set: [u8; 4]) -> Option<usize> {
 /// The position of the first `}` in `buf[from..]`, and the line ends
 /// before it (`\n`, `\r\n` or a lone `\r`): the end of a comment whose text
 /// starts at `from`.
+///
+/// The first 32 bytes are searched in line: most comments (`{ [%clk
+/// 0:03:00] }`) end in them. Past them, with AVX2 (detected at run time;
+/// `std` caches the answer), each 32-byte block is one load and three
+/// compares, half the SSE2 work: long comments are most of the bytes of
+/// engine and annotated archives.
 #[inline]
 pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
+    let rest = buf.get(from..)?;
+    let Some(first) = rest.first_chunk::<32>() else {
+        return find_close_narrow(buf, from);
+    };
+    let mut lines = 0;
+    if lanes::any_comment_byte(first) {
+        let (close, more) = close_in(first, rest.get(32) == Some(&b'\n'));
+        if let Some(j) = close {
+            return Some((from + j, more));
+        }
+        lines = more;
+    }
+    let (close, more) = find_close_past_first(buf, from + 32)?;
+    Some((close, lines + more))
+}
+
+/// [`find_close`] past the first block: AVX2 where the CPU has it.
+#[inline(never)]
+fn find_close_past_first(buf: &[u8], from: usize) -> Option<(usize, u64)> {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { wide::find_close(buf, from) };
+    }
+    find_close_narrow(buf, from)
+}
+
+/// [`find_close`] with SSE2 (or plain loops) only.
+#[inline]
+pub(crate) fn find_close_narrow(buf: &[u8], from: usize) -> Option<(usize, u64)> {
     let rest = buf.get(from..)?;
     let (chunks, tail) = rest.as_chunks::<32>();
     let mut lines = 0u64;
@@ -54,6 +91,12 @@ pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
 #[inline(always)]
 fn close_in(chunk: &[u8; 32], next_lf: bool) -> (Option<usize>, u64) {
     let (close, lf, cr) = lanes::comment_bytes(chunk);
+    close_of(close, lf, cr, next_lf)
+}
+
+/// [`close_in`] from the masks of `}`, `\n` and `\r` in 32 bytes.
+#[inline(always)]
+fn close_of(close: u32, lf: u32, cr: u32, next_lf: bool) -> (Option<usize>, u64) {
     let before = if close == 0 {
         u32::MAX
     } else {
@@ -67,6 +110,60 @@ fn close_in(chunk: &[u8; 32], next_lf: bool) -> (Option<usize>, u64) {
     }
     let close = (close != 0).then(|| close.trailing_zeros() as usize);
     (close, lines)
+}
+
+/// [`find_close`] with 256-bit vectors.
+#[cfg(target_arch = "x86_64")]
+mod wide {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8,
+    };
+
+    /// The masks of `}`, `\n` and `\r` in 32 bytes, or `None` when there
+    /// is none of them.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn comment_bytes(chunk: &[u8; 32]) -> Option<(u32, u32, u32)> {
+        // SAFETY: the load reads the 32 bytes of `chunk`, unaligned.
+        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) };
+        let close = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'}' as i8));
+        let lf = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\n' as i8));
+        let cr = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\r' as i8));
+        if _mm256_movemask_epi8(_mm256_or_si256(close, _mm256_or_si256(lf, cr))) == 0 {
+            return None;
+        }
+        Some((
+            _mm256_movemask_epi8(close) as u32,
+            _mm256_movemask_epi8(lf) as u32,
+            _mm256_movemask_epi8(cr) as u32,
+        ))
+    }
+
+    /// [`super::find_close`]; the caller makes sure the CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
+        let rest = buf.get(from..)?;
+        let (chunks, tail) = rest.as_chunks::<32>();
+        let mut lines = 0u64;
+        for (i, chunk) in chunks.iter().enumerate() {
+            let Some((close, lf, cr)) = comment_bytes(chunk) else {
+                continue;
+            };
+            let next_lf = rest.get((i + 1) * 32) == Some(&b'\n');
+            let (close, more) = super::close_of(close, lf, cr, next_lf);
+            lines += more;
+            if let Some(j) = close {
+                return Some((from + i * 32 + j, lines));
+            }
+        }
+        // The last bytes, padded with zeros (which match nothing).
+        let mut last = [0; 32];
+        last[..tail.len()].copy_from_slice(tail);
+        let (close, lf, cr) = comment_bytes(&last)?;
+        let (close, more) = super::close_of(close, lf, cr, false);
+        Some((from + chunks.len() * 32 + close?, lines + more))
+    }
 }
 
 /// Byte classes as bit masks (bit i for byte i).
