@@ -430,6 +430,9 @@ impl Converter {
         options: &PgnOptions,
         out: &mut Vec<u8>,
     ) -> Result<(), StreamError> {
+        if raw.marks.first_nul().is_some() {
+            return Err(StreamError::Layout(Span::default()));
+        }
         let source = raw.bytes;
         let mut walk = Walk {
             source,
@@ -477,9 +480,6 @@ impl<'a> Walk<'_, 'a> {
         w: &mut MovetextWriter<'_>,
     ) -> Result<(Vec<Tag<'a>>, Option<Outcome>), StreamError> {
         let source = self.source;
-        if memchr::memchr(0, source).is_some() {
-            return Err(StreamError::Layout(Span::default()));
-        }
         let tokens = Tokens::with_comments(source, self.comments);
         let mut tags = Vec::new();
         let mut result = None;

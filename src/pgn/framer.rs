@@ -31,6 +31,9 @@ pub struct RawGame<'a> {
     /// Where the framer found the game's `{…}` comments (empty for text
     /// that did not come from a framer).
     pub comments: Comments<'a>,
+    /// What one pass over `bytes` found ([`Marks::of`]); a game built
+    /// around other bytes must carry their marks.
+    pub marks: Marks,
 }
 
 impl<'a> RawGame<'a> {
@@ -43,7 +46,56 @@ impl<'a> RawGame<'a> {
             first_line: 1,
             bytes,
             comments: Comments::default(),
+            marks: Marks::of(bytes),
         }
+    }
+}
+
+/// What one pass over a game's text finds, for the readers after the
+/// framer: the first NUL byte (binary data: nothing is parsed) and whether
+/// there is a `(` anywhere (a variation may start: the replay keeps the
+/// position before each move).
+///
+/// The framer makes the pass as it ends each game, while the text is in
+/// its core's cache; a worker thread that looked for itself would read the
+/// whole game (comments included, which nothing else reads) from memory
+/// again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Marks {
+    nul: Option<u32>,
+    paren: bool,
+}
+
+impl Marks {
+    /// The marks of `bytes`.
+    pub fn of(bytes: &[u8]) -> Marks {
+        match memchr::memchr2(0, b'(', bytes) {
+            Some(at) if bytes[at] == 0 => Marks {
+                nul: Some(u32::try_from(at).unwrap_or(u32::MAX)),
+                paren: memchr::memchr(b'(', &bytes[at..]).is_some(),
+            },
+            Some(at) => Marks {
+                nul: memchr::memchr(0, &bytes[at..])
+                    .map(|i| u32::try_from(at + i).unwrap_or(u32::MAX)),
+                paren: true,
+            },
+            None => Marks {
+                nul: None,
+                paren: false,
+            },
+        }
+    }
+
+    /// The offset of the first NUL byte, if any (in a game over 4 GiB, far
+    /// beyond the size bound, one past 4 GiB shows at 4 GiB - 1).
+    pub fn first_nul(self) -> Option<usize> {
+        self.nul.map(|at| at as usize)
+    }
+
+    /// Whether the text has a `(`, where a variation may start (or may
+    /// not: it may be in a comment).
+    pub fn has_paren(self) -> bool {
+        self.paren
     }
 }
 
@@ -109,6 +161,7 @@ impl CommentIndex {
     /// with its comments in this index.
     pub fn add(&mut self, game: &RawGame<'_>) -> GameInfo {
         let mut info = GameInfo::new(game.number, game.offset, game.first_line);
+        info.marks = Some(game.marks);
         let spans = game.comments.spans();
         let start = self.spans.len();
         if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(start + spans.len())) {
@@ -137,6 +190,8 @@ pub struct GameInfo {
     pub first_line: u64,
     /// The game's comments in a [`CommentIndex`]: its generation and range.
     comments: (u64, u32, u32),
+    /// The marks of its text, where the framer made them.
+    marks: Option<Marks>,
 }
 
 impl GameInfo {
@@ -147,6 +202,7 @@ impl GameInfo {
             offset,
             first_line,
             comments: (0, 0, 0),
+            marks: None,
         }
     }
 
@@ -158,6 +214,7 @@ impl GameInfo {
             first_line: self.first_line,
             bytes,
             comments: Comments::default(),
+            marks: self.marks.unwrap_or_else(|| Marks::of(bytes)),
         }
     }
 
@@ -383,13 +440,7 @@ impl<R: Read> GameFramer<R> {
     /// next call goes on after it).
     pub fn next_game(&mut self) -> Option<Result<RawGame<'_>, ReadPgnError>> {
         match self.frame() {
-            Ok(Some((start, end))) => Some(Ok(RawGame {
-                number: self.number,
-                offset: self.game_offset,
-                first_line: self.game_line,
-                bytes: &self.buf[start..end],
-                comments: Comments(&self.comments),
-            })),
+            Ok(Some((start, end))) => Some(Ok(self.raw(start..end))),
             Ok(None) => None,
             Err(err) => Some(Err(err)),
         }
@@ -429,16 +480,7 @@ impl<R: Read> GameFramer<R> {
         index: &mut CommentIndex,
     ) -> Option<Result<(GameInfo, Range<usize>), ReadPgnError>> {
         match self.frame() {
-            Ok(Some((start, end))) => Some(Ok((
-                index.add(&RawGame {
-                    number: self.number,
-                    offset: self.game_offset,
-                    first_line: self.game_line,
-                    bytes: &[],
-                    comments: Comments(&self.comments),
-                }),
-                start..end,
-            ))),
+            Ok(Some((start, end))) => Some(Ok((index.add(&self.raw(start..end)), start..end))),
             Ok(None) => None,
             Err(err) => Some(Err(err)),
         }
@@ -459,6 +501,19 @@ impl<R: Read> GameFramer<R> {
             out.extend_from_slice(&self.buf[range]);
             info
         }))
+    }
+
+    /// The game just framed, at `range` in `buf`.
+    fn raw(&self, range: Range<usize>) -> RawGame<'_> {
+        let bytes = &self.buf[range];
+        RawGame {
+            number: self.number,
+            offset: self.game_offset,
+            first_line: self.game_line,
+            bytes,
+            comments: Comments(&self.comments),
+            marks: Marks::of(bytes),
+        }
     }
 
     /// Frames the next game: its byte range in `buf`.
@@ -1190,6 +1245,34 @@ mod tests {
             }
         }
         assert_eq!(found, ["{pre\n[B]}", "{a}", "{b\r\n}", "{c}", "{d}", "{e}"]);
+    }
+
+    #[test]
+    fn marks_follow_each_game_through_every_framing_call() {
+        let input: &[u8] = b"1. e4 {(} *\n\n1. d4 {\0} (1. c4) *\n\n1. f4 *\n";
+        let expected = [(None, true), (Some(7), true), (None, false)];
+        let seen = |marks: Marks| (marks.first_nul(), marks.has_paren());
+        let mut framer = GameFramer::new(input);
+        for want in expected {
+            let raw = framer.next_game().expect("a game").expect("no error");
+            assert_eq!(seen(raw.marks), want);
+        }
+        let (mut framer, mut text) = (GameFramer::new(input), Vec::new());
+        let mut index = CommentIndex::new();
+        for want in expected {
+            text.clear();
+            let info = framer.next_game_indexed(&mut text, &mut index);
+            let info = info.expect("a game").expect("no error");
+            assert_eq!(seen(info.with_text(&text, &index).marks), want);
+            assert_eq!(seen(info.with_bytes(&text).marks), want);
+        }
+        let mut framer = GameFramer::new(input);
+        for want in expected {
+            text.clear();
+            let info = framer.next_game_into(&mut text);
+            let info = info.expect("a game").expect("no error");
+            assert_eq!(seen(info.with_bytes(&text).marks), want);
+        }
     }
 
     #[test]

@@ -153,7 +153,7 @@ pub fn parse_game_with<'a>(raw: &RawGame<'a>, options: &ParseOptions) -> Game<'a
         result: None,
         errors: Vec::new(),
     };
-    if let Some(at) = memchr::memchr(0, raw.bytes) {
+    if let Some(at) = raw.marks.first_nul() {
         game.errors.push(ParsePgnError {
             kind: ParsePgnErrorKind::BinaryData,
             span: Span::new(at, at + 1),
@@ -358,7 +358,7 @@ pub enum MainlineEvent<'a> {
 /// assert_eq!(moves, [&b"e4"[..], b"e5", b"Nf3"]);
 /// ```
 pub fn visit_mainline<'a>(raw: &RawGame<'a>, mut visit: impl FnMut(MainlineEvent<'a>)) {
-    if let Some(at) = memchr::memchr(0, raw.bytes) {
+    if let Some(at) = raw.marks.first_nul() {
         visit(MainlineEvent::Error(ParsePgnError {
             kind: ParsePgnErrorKind::BinaryData,
             span: Span::new(at, at + 1),
@@ -461,7 +461,7 @@ impl SyntaxChecker {
             summary.errors += 1;
             report(ParsePgnError { kind, span });
         };
-        if let Some(at) = memchr::memchr(0, raw.bytes) {
+        if let Some(at) = raw.marks.first_nul() {
             error(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
             return summary;
         }

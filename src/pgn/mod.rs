@@ -37,7 +37,9 @@ mod writer;
 
 pub use self::{
     error::{Located, ParsePgnError, ParsePgnErrorKind, ReadPgnError},
-    framer::{CommentIndex, Comments, DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, RawGame},
+    framer::{
+        CommentIndex, Comments, DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, Marks, RawGame,
+    },
     game::{
         Comment, CommentKind, DEFAULT_MAX_DEPTH, Game, Line, MainlineEvent, MoveNode, ParseOptions,
         ResultMarker, SyntaxChecker, SyntaxSummary, parse_game, parse_game_with, visit_mainline,

@@ -62,7 +62,9 @@ use crate::{
     fen::{FenError, FenField},
     moves::Move,
     notation::{LetterPolicy, Lint, Lints, MoveToken, Resolved},
-    pgn::{Comments, Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape},
+    pgn::{
+        Comments, Marks, Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape,
+    },
     position::Position,
 };
 
@@ -267,6 +269,7 @@ fn null_move(pos: &Position) -> Option<Position> {
 struct Run<'r, 'a> {
     source: &'a [u8],
     comments: Comments<'a>,
+    marks: Marks,
     options: ReplayOptions,
     stack: &'r mut Vec<Frame>,
     history: &'r mut Vec<u64>,
@@ -335,6 +338,7 @@ impl Replayer {
         let mut run = Run {
             source: raw.bytes,
             comments: raw.comments,
+            marks: raw.marks,
             options: *options,
             stack: &mut self.stack,
             history: &mut self.history,
@@ -403,13 +407,7 @@ impl<'a> Run<'_, 'a> {
 
     fn run(&mut self) {
         let source = self.source;
-        // One pass for both: a NUL anywhere, and whether there is a `(`.
-        let (nul, paren) = match memchr::memchr2(0, b'(', source) {
-            Some(at) if source[at] == 0 => (Some(at), false),
-            Some(at) => (memchr::memchr(0, &source[at..]).map(|i| at + i), true),
-            None => (None, false),
-        };
-        if let Some(at) = nul {
+        if let Some(at) = self.marks.first_nul() {
             self.syntax(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
             return;
         }
@@ -421,7 +419,7 @@ impl<'a> Run<'_, 'a> {
         let lints = self.options.lints;
         // The position before each move is kept only where it can be used:
         // for a variation (a game without `(` has none) or for lints.
-        self.keep_prev = lints || paren;
+        self.keep_prev = lints || self.marks.has_paren();
         loop {
             let token = if lints {
                 tokens.next()
@@ -472,6 +470,7 @@ impl<'a> Run<'_, 'a> {
                 }
                 TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
                 TokenKind::StartVariation => {
+                    debug_assert!(self.keep_prev, "the game's marks are not those of its text");
                     if !self.top().has_move {
                         self.syntax(ParsePgnErrorKind::VariationWithoutMove, span);
                         tokens.skip_variation();
