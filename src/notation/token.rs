@@ -279,30 +279,30 @@ fn parse_common(token: &[u8]) -> Option<MoveToken> {
         (None, Some(rank)) => Some((None, Some(rank))),
         (None, None) => None,
     };
-    let (mover, letters, (from_file, from_rank), capture) = match *head {
-        [] => (Mover::Unnamed, Letters::None, (None, None), false),
-        [piece] => {
-            let (mover, letters) = COMMON_PIECE[usize::from(piece)]?;
-            (mover, letters, (None, None), false)
-        }
-        [first, b'x'] => match COMMON_PIECE[usize::from(first)] {
-            Some((mover, letters)) => (mover, letters, (None, None), true),
-            None => (
+    // Conditional branches by shape, not a jump table on the length: the
+    // shapes follow each other in no order a target predictor learns.
+    let capture = head.last() == Some(&b'x');
+    let head = &head[..head.len() - usize::from(capture)];
+    let (mover, letters, (from_file, from_rank)) = if let [first, rest @ ..] = head {
+        let (mover, letters, origin) = match COMMON_PIECE[usize::from(*first)] {
+            Some((mover, letters)) => match rest {
+                [] => (mover, letters, (None, None)),
+                [from] => (mover, letters, origin(*from)?),
+                _ => return None,
+            },
+            // A pawn capture names its file.
+            None if capture && rest.is_empty() => (
                 Mover::Unnamed,
                 Letters::None,
-                (Some(common_file(first)?), None),
-                true,
+                (Some(common_file(*first)?), None),
             ),
-        },
-        [piece, from] => {
-            let (mover, letters) = COMMON_PIECE[usize::from(piece)]?;
-            (mover, letters, origin(from)?, false)
-        }
-        [piece, from, b'x'] => {
-            let (mover, letters) = COMMON_PIECE[usize::from(piece)]?;
-            (mover, letters, origin(from)?, true)
-        }
-        _ => return None,
+            None => return None,
+        };
+        (mover, letters, origin)
+    } else if capture {
+        return None;
+    } else {
+        (Mover::Unnamed, Letters::None, (None, None))
     };
     Some(MoveToken {
         kind: MoveKind::Normal {
