@@ -1002,7 +1002,6 @@ impl<'a> Run<'_, 'a> {
     }
 }
 
-/// Reads a `Result` tag value.
 /// The bucket of a position key in [`Run::seen`].
 #[inline]
 fn bucket(key: u64) -> usize {
@@ -1026,6 +1025,7 @@ fn repetitions(history: &[u64]) -> usize {
     }
 }
 
+/// Reads a `Result` tag value.
 fn outcome(value: &[u8]) -> Option<Outcome> {
     match value.trim_ascii() {
         b"1-0" => Some(Outcome::WhiteWins),
