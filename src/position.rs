@@ -436,10 +436,13 @@ impl Position {
     /// [`Position::legal_moves`]. An illegal move leaves the position in an
     /// unspecified (but memory-safe) state.
     pub fn play_unchecked(&mut self, m: Move) {
+        // The key and the clock in registers, written back once: updated
+        // in place, each `^=` waited on the store of the one before.
         let us = self.turn;
         let old_castles = self.castles.mask();
+        let mut key = self.key ^ zobrist::turn(Color::Black);
+        let mut halfmoves = self.halfmoves.saturating_add(1);
         self.ep_square = None;
-        self.halfmoves = self.halfmoves.saturating_add(1);
         match m {
             Move::Normal {
                 role,
@@ -451,18 +454,17 @@ impl Position {
                 if let Some(captured) = capture {
                     let piece = captured.of(!us);
                     self.board.take(to, piece);
-                    self.key ^= zobrist::piece(piece, to);
-                    self.halfmoves = 0;
+                    key ^= zobrist::piece(piece, to);
+                    halfmoves = 0;
                 }
                 let piece = role.of(us);
-                self.board.take(from, piece);
-                self.key ^= zobrist::piece(piece, from);
                 let placed = promotion.unwrap_or(role).of(us);
+                self.board.take(from, piece);
                 self.board.put(to, placed);
-                self.key ^= zobrist::piece(placed, to);
+                key ^= zobrist::piece(piece, from) ^ zobrist::piece(placed, to);
                 match role {
                     Role::Pawn => {
-                        self.halfmoves = 0;
+                        halfmoves = 0;
                         if from.index().abs_diff(to.index()) == 16 {
                             self.ep_square = Some(Square::from_index_masked(
                                 (from.index() + to.index()) as u32 / 2,
@@ -484,10 +486,10 @@ impl Position {
                 self.board.take(captured, their_pawn);
                 self.board.take(from, pawn);
                 self.board.put(to, pawn);
-                self.key ^= zobrist::piece(their_pawn, captured)
+                key ^= zobrist::piece(their_pawn, captured)
                     ^ zobrist::piece(pawn, from)
                     ^ zobrist::piece(pawn, to);
-                self.halfmoves = 0;
+                halfmoves = 0;
             }
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_files(king.file(), rook.file());
@@ -499,7 +501,7 @@ impl Position {
                 self.board.take(rook, r);
                 self.board.put(king_to, k);
                 self.board.put(rook_to, r);
-                self.key ^= zobrist::piece(k, king)
+                key ^= zobrist::piece(k, king)
                     ^ zobrist::piece(r, rook)
                     ^ zobrist::piece(k, king_to)
                     ^ zobrist::piece(r, rook_to);
@@ -507,13 +509,14 @@ impl Position {
             }
         }
         for sq in old_castles ^ self.castles.mask() {
-            self.key ^= zobrist::castling_rook(sq);
+            key ^= zobrist::castling_rook(sq);
         }
         if us == Color::Black {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !us;
-        self.key ^= zobrist::turn(Color::Black);
+        self.key = key;
+        self.halfmoves = halfmoves;
     }
 
     /// Plays a null move (`--` in PGN variations): the other side is to
