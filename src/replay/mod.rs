@@ -799,7 +799,7 @@ impl<'a> Run<'_, 'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn mainline_played(&mut self, span: Span) {
         self.replay.plies += 1;
         let pos = &self.stack[0].pos;
