@@ -106,7 +106,10 @@ fn main() {
 
 /// Frames and parses `text` three ways, then runs the peer on the same text.
 fn run_set(label: &str, text: &[u8], games: usize, tag: &str) {
-    let runs = 5;
+    let runs = std::env::var("PGNKIT_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5);
     println!(
         "\n{label}: {:.1} MiB, {games} games; best of {runs}",
         text.len() as f64 / (1 << 20) as f64
