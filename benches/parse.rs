@@ -14,8 +14,10 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use pgnkit::LetterPolicy;
 use pgnkit::notation::MoveToken;
 use pgnkit::pgn::{GameFramer, MainlineEvent, SyntaxChecker, parse_game, visit_mainline};
+use pgnkit::replay::{ReplayOptions, Replayer};
 
 const SAMPLES: [(&str, usize); 2] = [("lichess_db_1000k.pgn", 438), ("twic1599_1000k.pgn", 1110)];
 /// The big archives with pgnkit's game counts (see `tests/pgn_big.rs`).
@@ -33,9 +35,12 @@ fn data_dir() -> Option<PathBuf> {
 }
 
 /// Runs `f` `runs` times; the fastest time. Rows whose name does not
-/// contain `PGNKIT_BENCH_ONLY` (if set) are skipped (zero time).
+/// contain one of the `|`-separated names in `PGNKIT_BENCH_ONLY` (if set)
+/// are skipped (zero time).
 fn best(runs: usize, mut f: impl FnMut() -> usize, expected: usize, what: &str) -> Duration {
-    if std::env::var("PGNKIT_BENCH_ONLY").is_ok_and(|only| !what.contains(&only)) {
+    if std::env::var("PGNKIT_BENCH_ONLY")
+        .is_ok_and(|only| !only.split('|').any(|name| what.contains(name)))
+    {
         return Duration::ZERO;
     }
     let mut best = Duration::MAX;
@@ -101,7 +106,10 @@ fn main() {
 
 /// Frames and parses `text` three ways, then runs the peer on the same text.
 fn run_set(label: &str, text: &[u8], games: usize, tag: &str) {
-    let runs = 5;
+    let runs = std::env::var("PGNKIT_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5);
     println!(
         "\n{label}: {:.1} MiB, {games} games; best of {runs}",
         text.len() as f64 / (1 << 20) as f64
@@ -252,6 +260,39 @@ fn run_set(label: &str, text: &[u8], games: usize, tag: &str) {
             parse_only.as_secs_f64(),
             parse_only.as_secs_f64() * 1e9 / tokens.len() as f64,
             tokens.len()
+        );
+    }
+
+    // What `validate --jobs 1 --quiet` does per game, in memory: frame,
+    // then replay (tokens, resolve, play, result), no lints.
+    let options = ReplayOptions {
+        letters: LetterPolicy::Auto,
+        lints: false,
+    };
+    let mut replayer = Replayer::new();
+    let mut plies = 0;
+    let replayed = best(
+        runs,
+        || {
+            let mut framer = GameFramer::new(text);
+            let mut n = 0;
+            plies = 0;
+            while let Some(game) = framer.next_game() {
+                let replay = replayer.replay(&game.expect("frame"), &options);
+                plies += replay.plies as usize;
+                n += 1;
+            }
+            n
+        },
+        games,
+        "replay",
+    );
+    if !replayed.is_zero() {
+        report("pgnkit frame + replay", text.len(), games, replayed);
+        println!(
+            "{:<40} {:>8.1} ns/ply over frame only ({plies} plies)",
+            "replay alone",
+            (replayed.saturating_sub(frame_only)).as_secs_f64() * 1e9 / plies as f64,
         );
     }
 

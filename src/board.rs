@@ -192,6 +192,33 @@ impl Board {
         leapers | attacks::sliders_seeing(sq, sliders, occupied)
     }
 
+    /// Whether a piece of `color` attacks `sq` with `occupied` as the
+    /// blockers, leaving out a piece on `taken` (captured by the move that
+    /// made `occupied`): [`Board::attackers_by_rays`] for a yes or no,
+    /// which stops at the first attacker.
+    #[inline(always)]
+    pub fn attacked_after(
+        &self,
+        sq: Square,
+        color: Color,
+        occupied: Bitboard,
+        taken: Square,
+    ) -> bool {
+        let them = self.by_color(color).without(taken);
+        let leapers = (attacks::knight_attacks(sq) & self.by_role(Role::Knight))
+            | (attacks::pawn_attacks(!color, sq) & self.by_role(Role::Pawn))
+            | (attacks::king_attacks(sq) & self.by_role(Role::King));
+        if (leapers & them).any() {
+            return true;
+        }
+        let mut sliders = ((attacks::rook_rays(sq) & self.rooks_and_queens())
+            | (attacks::bishop_rays(sq) & self.bishops_and_queens()))
+            & them;
+        Iterator::any(&mut sliders, |slider| {
+            (attacks::between(sq, slider) & occupied).is_empty()
+        })
+    }
+
     /// The pieces on `color`'s side that pin a piece to `king`: returns the
     /// squares of `king`'s own pieces that are the single blocker between
     /// `king` and an enemy slider on the same line.

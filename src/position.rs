@@ -397,8 +397,15 @@ impl Position {
     }
 
     /// The en-passant square, only if an en-passant capture is legal now.
+    #[inline]
     pub fn legal_ep_square(&self) -> Option<Square> {
-        let ep = self.ep_square?;
+        // In line up to here: most positions follow no double step.
+        self.legal_ep(self.ep_square?)
+    }
+
+    /// Whether the en-passant capture onto `ep` is legal now.
+    #[inline(never)]
+    fn legal_ep(&self, ep: Square) -> Option<Square> {
         let pawns = self.board.by_piece(Role::Pawn.of(self.turn));
         let mut candidates = attacks::pawn_attacks(!self.turn, ep) & pawns;
         // Most double steps pass no enemy pawn: no attack test then.

@@ -463,8 +463,7 @@ impl MoveToken {
         // Legal unless the king is attacked once the piece has moved (a piece
         // standing on `to` is captured and attacks nothing).
         let after = occupied.without(from).with(to);
-        let checkers = board.attackers_by_rays(king, !us, after).without(to);
-        checkers.is_empty().then(|| Move::Normal {
+        (!board.attacked_after(king, !us, after, to)).then(|| Move::Normal {
             role,
             from,
             capture: board.role_at(to),

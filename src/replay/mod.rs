@@ -692,19 +692,22 @@ impl<'a> Run<'_, 'a> {
     }
 
     fn play(&mut self, text: &'a [u8], span: Span) {
-        let token = MoveToken::parse(text);
+        let parsed = MoveToken::parse(text);
         let frame = self.top();
         frame.has_move = true;
         if frame.dead {
             frame.since_dead += 1;
-            if let Err(err) = token {
+            if let Err(err) = parsed {
                 self.syntax(ParsePgnErrorKind::BadMove(err), span);
             }
             return;
         }
-        let token = match token {
+        // The token is read where the parser left it: moved out of the
+        // `Result`, it was copied through the stack in pieces, and reading
+        // them back stalled store forwarding on every move.
+        let token = match &parsed {
             Ok(token) => token,
-            Err(err) => {
+            &Err(err) => {
                 let before = self.top().pos.clone();
                 self.push_move(
                     Severity::Error,
@@ -721,7 +724,7 @@ impl<'a> Run<'_, 'a> {
             self.moves_after_game_over(span);
         }
         let keep_prev = self.keep_prev;
-        let letters = self.letters(&token);
+        let letters = self.letters(token);
         let frame = self.top();
         // The quick path first, by hand: through `resolve`'s `Result` the
         // move went via the stack in two stores and a wider load, which
@@ -755,7 +758,7 @@ impl<'a> Run<'_, 'a> {
             self.mainline_played(span);
         }
         if self.options.lints {
-            self.move_lints(&token, m, span);
+            self.move_lints(token, m, span);
         }
     }
 
@@ -799,7 +802,7 @@ impl<'a> Run<'_, 'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn mainline_played(&mut self, span: Span) {
         self.replay.plies += 1;
         let pos = &self.stack[0].pos;
