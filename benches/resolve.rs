@@ -97,7 +97,7 @@ fn validate(games: &[Game]) -> usize {
                 .expect("generated SAN resolves")
                 .as_move()
                 .expect("no null moves");
-            let before = pos.clone();
+            let before = pos;
             pos.play_unchecked(m);
             assert!(token.lints(&before, m, &pos).is_empty(), "{text}");
             total += 1;

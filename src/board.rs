@@ -12,7 +12,7 @@ use crate::{
 
 /// Piece placement, as bitboards by role and by colour plus a square → role
 /// table for fast lookup. Says nothing about whose turn it is.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     by_role: [Bitboard; 6],
     by_color: [Bitboard; 2],
@@ -219,6 +219,15 @@ impl Board {
         })
     }
 
+    /// Whether a piece of `color` attacks `sq`, with `occupied` as the
+    /// blockers: [`Board::attackers`] for a yes or no.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, color: Color, occupied: Bitboard) -> bool {
+        // Leaving out a piece on `sq` itself changes nothing: no piece
+        // attacks its own square.
+        self.attacked_after(sq, color, occupied, sq)
+    }
+
     /// The pieces on `color`'s side that pin a piece to `king`: returns the
     /// squares of `king`'s own pieces that are the single blocker between
     /// `king` and an enemy slider on the same line.
@@ -334,7 +343,7 @@ mod tests {
             "q3k2q/8/8/3QB3/8/8/8/R3K2R w - - 0 1",
         ];
         for fen in fens {
-            let board = fen.parse::<crate::Position>().unwrap().board().clone();
+            let board = *fen.parse::<crate::Position>().unwrap().board();
             for lifted in [None, Some(Square::D5), Some(Square::E2)] {
                 for extra in [None, Some(Square::D4)] {
                     let mut occupied = board.occupied();

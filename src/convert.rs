@@ -76,7 +76,7 @@ impl PlayedMove<'_, '_> {
 
     /// The position after the move.
     pub fn after(&self) -> Position {
-        let mut pos = self.before.clone();
+        let mut pos = self.before;
         match self.played {
             Played::Move(m) => pos.play_unchecked(m),
             Played::Null => pos.play_null(),
@@ -241,7 +241,7 @@ impl Player {
         line: &'n Line<'a>,
         start: &Position,
     ) -> Result<PlayedLine<'n, 'a>, PlayError> {
-        let mut pos = start.clone();
+        let mut pos = *start;
         let mut moves = Vec::with_capacity(line.moves.len());
         for node in &line.moves {
             let error = |kind| PlayError {
@@ -275,7 +275,7 @@ impl Player {
             for variation in &node.variations {
                 variations.push(self.line(variation, &pos)?);
             }
-            let before = pos.clone();
+            let before = pos;
             match played {
                 Played::Move(m) => pos.play_unchecked(m),
                 Played::Null => pos.play_null(),
@@ -497,8 +497,8 @@ impl<'a> Walk<'_, 'a> {
             if !started {
                 started = true;
                 self.stack.push(Frame {
-                    pos: start.clone(),
-                    prev: start.clone(),
+                    pos: *start,
+                    prev: *start,
                     next_ply: start_ply(&tags),
                     has_move: false,
                     interrupted: true,
@@ -574,8 +574,8 @@ impl<'a> Walk<'_, 'a> {
                         w.open_variation();
                     }
                     let child = Frame {
-                        pos: frame.prev.clone(),
-                        prev: frame.prev.clone(),
+                        pos: frame.prev,
+                        prev: frame.prev,
                         next_ply: frame.next_ply - 1,
                         has_move: false,
                         interrupted: true,

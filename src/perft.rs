@@ -23,7 +23,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
             pos.legal_moves_into(&mut moves);
             let mut nodes = 0;
             for &m in moves.iter() {
-                let mut child = pos.clone();
+                let mut child = *pos;
                 child.play_unchecked(m);
                 nodes += perft(&child, depth - 1);
             }
@@ -38,7 +38,7 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     pos.legal_moves()
         .iter()
         .map(|&m| {
-            let mut child = pos.clone();
+            let mut child = *pos;
             child.play_unchecked(m);
             (m, perft(&child, depth.saturating_sub(1)))
         })

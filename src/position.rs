@@ -23,7 +23,7 @@ use crate::{
 /// rank, the side not to move is not in check, every castling right has its
 /// king and rook in place, and an en-passant square is one a double step
 /// just skipped.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) board: Board,
     pub(crate) turn: Color,
@@ -219,7 +219,7 @@ impl Position {
             return Err(PositionError { problems });
         }
         let mut pos = Position {
-            board: setup.board.clone(),
+            board: setup.board,
             turn: setup.turn,
             castles,
             ep_square: setup.ep_square,
@@ -235,7 +235,7 @@ impl Position {
     /// This position as an unchecked [`Setup`].
     pub fn to_setup(&self) -> Setup {
         Setup {
-            board: self.board.clone(),
+            board: self.board,
             turn: self.turn,
             castling_rights: self.castles.mask(),
             ep_square: self.ep_square,
@@ -326,7 +326,10 @@ impl Position {
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers().any()
+        self.our_king().is_some_and(|king| {
+            self.board
+                .is_attacked(king, !self.turn, self.board.occupied())
+        })
     }
 
     /// Whether the side to move has at least one legal move.

@@ -136,7 +136,7 @@ fn valid_start(replayer: &mut Replayer, raw: &RawGame<'_>) -> Option<Position> {
     let mut start = None;
     let replay = replayer.replay_with(raw, &ReplayOptions::default(), &mut |p| {
         if p.ply == 0 {
-            start = Some(p.position.clone());
+            start = Some(*p.position);
         }
     });
     (replay.status == Status::Valid).then_some(start).flatten()
@@ -207,7 +207,7 @@ fn awkward_layouts_equal_the_tree_writer() {
     let start = Position::startpos();
     for &text in cases {
         let raw = RawGame::from_bytes(text);
-        let start = valid_start(&mut Replayer::new(), &raw).unwrap_or_else(|| start.clone());
+        let start = valid_start(&mut Replayer::new(), &raw).unwrap_or(start);
         for options in &option_sets() {
             compare(&raw, &start, options, &mut converter);
         }

@@ -53,7 +53,7 @@ fn round_trip(pos: &Position, origin: &str, failures: &mut Vec<String>) -> usize
     let styles = styles();
     let mut count = 0;
     for &m in pos.legal_moves().iter() {
-        let mut after = pos.clone();
+        let mut after = *pos;
         after.play_unchecked(m);
         for (name, style, policy) in &styles {
             let text = style.text(pos, m);
@@ -162,11 +162,11 @@ fn depth_two_from_startpos_and_kiwipete() {
         };
         visit(&root, &[]);
         for &m1 in root.legal_moves().iter() {
-            let mut p1 = root.clone();
+            let mut p1 = root;
             p1.play_unchecked(m1);
             visit(&p1, &[m1]);
             for &m2 in p1.legal_moves().iter() {
-                let mut p2 = p1.clone();
+                let mut p2 = p1;
                 p2.play_unchecked(m2);
                 visit(&p2, &[m1, m2]);
             }
@@ -274,7 +274,7 @@ fn lichess_openings_rewrite_exactly() {
                     }
                 };
                 let written = Style::SAN.text(&pos, m);
-                let before = pos.clone();
+                let before = pos;
                 pos.play_unchecked(m);
                 let lints = token.lints(&before, m, &pos);
                 if &*written != san || !lints.is_empty() {

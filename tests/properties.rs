@@ -23,7 +23,7 @@ struct Played {
 fn random_game(choices: &[u16], played: &mut Played) -> (Vec<Move>, Vec<Position>) {
     let mut pos = Position::startpos();
     let mut moves = Vec::new();
-    let mut positions = vec![pos.clone()];
+    let mut positions = vec![pos];
     for &choice in choices {
         let legal = pos.legal_moves();
         if legal.is_empty() {
@@ -45,7 +45,7 @@ fn random_game(choices: &[u16], played: &mut Played) -> (Vec<Move>, Vec<Position
         played.en_passant += usize::from(m.is_en_passant());
         pos.play_unchecked(m);
         moves.push(m);
-        positions.push(pos.clone());
+        positions.push(pos);
     }
     (moves, positions)
 }

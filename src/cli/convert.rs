@@ -201,7 +201,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
             let mut start: Option<Position> = None;
             let mut on_ply = |p: MainlinePly<'_>| {
                 if p.ply == 0 {
-                    start = Some(p.position.clone());
+                    start = Some(*p.position);
                 }
             };
             let replay = replayer.replay_with(&raw, &options, &mut on_ply);
@@ -319,7 +319,7 @@ fn from_json(
             let mut start = None;
             let replay = replayer.replay_with(&raw, options, &mut |p: MainlinePly<'_>| {
                 if p.ply == 0 {
-                    start = Some(p.position.clone());
+                    start = Some(*p.position);
                 }
             });
             let first_error = replay

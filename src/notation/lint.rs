@@ -195,9 +195,12 @@ impl MoveToken {
     /// ```
     pub fn lints(&self, before: &Position, m: Move, after: &Position) -> Lints {
         let mut lints = Lints::EMPTY;
-        for (flag, lint) in SPELLINGS {
-            if self.spelling.contains(flag) {
-                lints.insert(lint);
+        // Most tokens are spelt as the standard says: no flag to look at.
+        if self.spelling != Spelling::default() {
+            for (flag, lint) in SPELLINGS {
+                if self.spelling.contains(flag) {
+                    lints.insert(lint);
+                }
             }
         }
         let mut letters = self.letters;
@@ -275,7 +278,7 @@ mod tests {
             .unwrap()
             .as_move()
             .unwrap();
-        let mut after = pos.clone();
+        let mut after = pos;
         after.play_unchecked(m);
         token.lints(&pos, m, &after).iter().collect()
     }

@@ -203,7 +203,7 @@ pub fn write_move<W: fmt::Write>(
             out.write_char(letter(promotion))?;
         }
     }
-    let mut after = pos.clone();
+    let mut after = *pos;
     after.play_unchecked(m);
     if after.is_check() {
         out.write_char(if after.has_legal_moves() { '+' } else { '#' })?;

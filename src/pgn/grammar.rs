@@ -570,6 +570,18 @@ impl<'a> Tokens<'a> {
     /// producing tokens.
     #[inline(always)]
     pub(crate) fn next_significant(&mut self) -> Option<Token<'a>> {
+        self.next_fast::<false>()
+    }
+
+    /// [`next_significant`](Self::next_significant), but plain move numbers
+    /// come out as tokens (for the move-number lint).
+    #[inline(always)]
+    pub(crate) fn next_significant_with_numbers(&mut self) -> Option<Token<'a>> {
+        self.next_fast::<true>()
+    }
+
+    #[inline(always)]
+    fn next_fast<const NUMBERS: bool>(&mut self) -> Option<Token<'a>> {
         if self.pending.is_some() {
             return self.next();
         }
@@ -590,9 +602,12 @@ impl<'a> Tokens<'a> {
                     return Some(self.symbol_token(pos));
                 }
                 b'0'..=b'9' => match plain_move_number(&src[pos..]) {
-                    Some((len, _)) => {
+                    Some((len, n)) => {
                         self.in_tags = false;
                         self.pos = pos + len;
+                        if NUMBERS {
+                            return Some(self.token(TokenKind::MoveNumber(n), pos));
+                        }
                     }
                     None => return self.next(),
                 },

@@ -397,7 +397,7 @@ impl<'a> Run<'_, 'a> {
             span,
             ply: Some(Ply::of(before)),
             in_variation,
-            before: Some(Box::new(before.clone())),
+            before: Some(Box::new(*before)),
         });
     }
 
@@ -415,14 +415,14 @@ impl<'a> Run<'_, 'a> {
         let mut tags = Tags::default();
         let mut started = false;
         let mut after_result = false;
-        // Without lints, move numbers need no look and comments no token.
+        // Comments need no token, and move numbers only a look for lints.
         let lints = self.options.lints;
         // The position before each move is kept only where it can be used:
         // for a variation (a game without `(` has none) or for lints.
         self.keep_prev = lints || self.marks.has_paren();
         loop {
             let token = if lints {
-                tokens.next()
+                tokens.next_significant_with_numbers()
             } else {
                 tokens.next_significant()
             };
@@ -592,7 +592,7 @@ impl<'a> Run<'_, 'a> {
                         Span::default(),
                     );
                 }
-                self.startpos.clone()
+                *self.startpos
             }
         };
         if chess960 {
@@ -600,7 +600,7 @@ impl<'a> Run<'_, 'a> {
         }
         self.remember(pos.zobrist_key());
         self.stack.push(Frame {
-            prev: pos.clone(),
+            prev: pos,
             pos,
             has_move: false,
             dead: false,
@@ -674,7 +674,7 @@ impl<'a> Run<'_, 'a> {
     }
 
     fn lints(&mut self, lints: Lints, span: Span) {
-        let before = self.top().prev.clone();
+        let before = self.top().prev;
         for lint in lints.iter() {
             self.lint(lint, span, Some(&before));
         }
@@ -708,7 +708,7 @@ impl<'a> Run<'_, 'a> {
         let token = match &parsed {
             Ok(token) => token,
             &Err(err) => {
-                let before = self.top().pos.clone();
+                let before = self.top().pos;
                 self.push_move(
                     Severity::Error,
                     DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(err)),
@@ -742,7 +742,7 @@ impl<'a> Run<'_, 'a> {
                 Ok(Resolved::Move(m)) => m,
                 Ok(Resolved::Null) => return self.null_move(mainline, span),
                 Err(err) => {
-                    let before = frame.pos.clone();
+                    let before = frame.pos;
                     self.push_move(Severity::Error, DiagnosticKind::Illegal(err), span, &before);
                     self.kill();
                     return;
@@ -769,13 +769,13 @@ impl<'a> Run<'_, 'a> {
             Some(next) => {
                 frame.prev = std::mem::replace(&mut frame.pos, next);
                 if mainline {
-                    let before = self.top().prev.clone();
+                    let before = self.top().prev;
                     self.push_move(Severity::Warning, DiagnosticKind::NullMove, span, &before);
                     self.mainline_played(span);
                 }
             }
             None => {
-                let before = frame.pos.clone();
+                let before = frame.pos;
                 self.push_move(Severity::Error, DiagnosticKind::NullInCheck, span, &before);
                 self.kill();
             }
@@ -852,7 +852,7 @@ impl<'a> Run<'_, 'a> {
             return;
         };
         self.over_reported = true;
-        let before = self.stack[0].pos.clone();
+        let before = self.stack[0].pos;
         self.push_move(
             Severity::Warning,
             DiagnosticKind::MovesAfterGameOver(termination),
@@ -864,17 +864,17 @@ impl<'a> Run<'_, 'a> {
     fn open_variation(&mut self, open: Span) {
         let frame = self.top();
         let (start, dead) = if !frame.dead {
-            (frame.prev.clone(), false)
+            (frame.prev, false)
         } else if frame.since_dead == 0 {
             // The variation replaces the illegal move: it starts where that
             // move was tried.
-            (frame.pos.clone(), false)
+            (frame.pos, false)
         } else {
             // Its start position is unknown: its moves are not judged.
-            (frame.pos.clone(), true)
+            (frame.pos, true)
         };
         self.stack.push(Frame {
-            prev: start.clone(),
+            prev: start,
             pos: start,
             has_move: false,
             dead,
@@ -982,7 +982,7 @@ impl<'a> Run<'_, 'a> {
 
     fn finish(mut self) -> Replay {
         if self.ready {
-            self.replay.position = self.stack.first().map(|f| f.pos.clone());
+            self.replay.position = self.stack.first().map(|f| f.pos);
         }
         let mut rules = false;
         let mut errors = false;
