@@ -163,9 +163,10 @@ impl fmt::Display for Uci {
         } else {
             self.m.king_to()
         };
-        write!(f, "{}{}", self.m.from(), to)?;
+        f.write_str(self.m.from().name())?;
+        f.write_str(to.name())?;
         if let Some(p) = self.m.promotion() {
-            write!(f, "{}", p.char())?;
+            fmt::Write::write_char(f, p.char())?;
         }
         Ok(())
     }

@@ -278,7 +278,14 @@ impl<'o> MovetextWriter<'o> {
         }
         self.glue = false;
         self.out.extend_from_slice(token);
-        if let Some(i) = memchr::memrchr(b'\n', token) {
+        // Moves and numbers are a few bytes: a plain loop costs less than
+        // setting up the vector search, which pays off for long comments.
+        let newline = if token.len() < 32 {
+            token.iter().rposition(|&b| b == b'\n')
+        } else {
+            memchr::memrchr(b'\n', token)
+        };
+        if let Some(i) = newline {
             self.line_start = self.out.len() - (token.len() - i - 1);
         }
     }
