@@ -268,45 +268,45 @@ impl<'o> MovetextWriter<'o> {
 
     /// Writes one token, after a space or a line break (none after `(`).
     pub fn token(&mut self, token: &[u8]) {
+        self.token_of(b"", token, b"");
+    }
+
+    /// Writes a comment with its delimiters (a `;` comment ends its line).
+    pub fn comment(&mut self, text: &[u8], kind: CommentKind) {
+        match kind {
+            CommentKind::Brace => self.token_of(b"{", text, b"}"),
+            CommentKind::Line => {
+                self.token_of(b";", text, b"");
+                self.newline();
+            }
+        }
+    }
+
+    /// Writes the token `open`, `text`, `close` (the delimiters hold no
+    /// line break), in place: no buffer per comment.
+    fn token_of(&mut self, open: &[u8], text: &[u8], close: &[u8]) {
+        let len = open.len() + text.len() + close.len();
         let column = self.column();
         if column > 0 && !self.glue {
-            if column + 1 + token.len() > self.width {
+            if column + 1 + len > self.width {
                 self.newline();
             } else {
                 self.out.push(b' ');
             }
         }
         self.glue = false;
-        self.out.extend_from_slice(token);
+        self.out.extend_from_slice(open);
+        self.out.extend_from_slice(text);
+        self.out.extend_from_slice(close);
         // Moves and numbers are a few bytes: a plain loop costs less than
         // setting up the vector search, which pays off for long comments.
-        let newline = if token.len() < 32 {
-            token.iter().rposition(|&b| b == b'\n')
+        let newline = if text.len() < 32 {
+            text.iter().rposition(|&b| b == b'\n')
         } else {
-            memchr::memrchr(b'\n', token)
+            memchr::memrchr(b'\n', text)
         };
         if let Some(i) = newline {
-            self.line_start = self.out.len() - (token.len() - i - 1);
-        }
-    }
-
-    /// Writes a comment with its delimiters (a `;` comment ends its line).
-    pub fn comment(&mut self, text: &[u8], kind: CommentKind) {
-        match kind {
-            CommentKind::Brace => {
-                let mut token = Vec::with_capacity(text.len() + 2);
-                token.push(b'{');
-                token.extend_from_slice(text);
-                token.push(b'}');
-                self.token(&token);
-            }
-            CommentKind::Line => {
-                let mut token = Vec::with_capacity(text.len() + 1);
-                token.push(b';');
-                token.extend_from_slice(text);
-                self.token(&token);
-                self.newline();
-            }
+            self.line_start = self.out.len() - close.len() - (text.len() - i - 1);
         }
     }
 
