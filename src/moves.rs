@@ -156,19 +156,30 @@ pub struct Uci {
     chess960: bool,
 }
 
-impl fmt::Display for Uci {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Uci {
+    /// Writes the move to `out` without format arguments (the move writer
+    /// calls this once per move).
+    ///
+    /// # Errors
+    /// Only the errors of `out`.
+    pub fn write_to<W: fmt::Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
         let to = if self.chess960 {
             self.m.to()
         } else {
             self.m.king_to()
         };
-        f.write_str(self.m.from().name())?;
-        f.write_str(to.name())?;
+        out.write_str(self.m.from().name())?;
+        out.write_str(to.name())?;
         if let Some(p) = self.m.promotion() {
-            fmt::Write::write_char(f, p.char())?;
+            out.write_char(p.char())?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Uci {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
     }
 }
 

@@ -171,7 +171,7 @@ pub fn write_move<W: fmt::Write>(
     style: Style,
 ) -> fmt::Result {
     if style.notation == Notation::Uci {
-        return write!(out, "{}", m.uci(pos.is_chess960()));
+        return m.uci(pos.is_chess960()).write_to(out);
     }
     let letter = |role| style.alphabet.char(role);
     if let Some(side) = m.castling_side() {
@@ -183,7 +183,7 @@ pub fn write_move<W: fmt::Write>(
             out.write_char(letter(role))?;
         }
         if style.notation == Notation::Long {
-            write!(out, "{from}")?;
+            out.write_str(from.name())?;
             out.write_char(if m.is_capture() { 'x' } else { '-' })?;
         } else {
             let (file, rank) = disambiguation(pos, m);
@@ -197,7 +197,7 @@ pub fn write_move<W: fmt::Write>(
                 out.write_char('x')?;
             }
         }
-        write!(out, "{to}")?;
+        out.write_str(to.name())?;
         if let Some(promotion) = m.promotion() {
             out.write_char('=')?;
             out.write_char(letter(promotion))?;
@@ -272,7 +272,12 @@ impl MoveText {
     /// The text.
     pub fn as_str(&self) -> &str {
         // Only whole `str`s are ever appended, so the bytes are UTF-8.
-        std::str::from_utf8(&self.buf[..usize::from(self.len)]).unwrap_or_default()
+        std::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+
+    /// The text's bytes, without the UTF-8 check of [`as_str`](Self::as_str).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..usize::from(self.len)]
     }
 }
 
