@@ -441,7 +441,7 @@ impl Converter {
             stack: &mut self.stack,
             pending: &mut self.pending,
             alphabet: LetterPolicy::Auto,
-            keep_prev: memchr::memchr(b'(', source).is_some(),
+            keep_prev: raw.marks.has_paren(),
         };
         walk.stack.clear();
         walk.pending.clear();
