@@ -99,6 +99,12 @@ pub struct Token<'a> {
     pub span: Span,
 }
 
+/// How many comments ahead of the one being passed the tokenizer asks for
+/// the text after a comment ([`Tokens::comment_close`]): far enough for the
+/// line to arrive, near enough to stay in the cache. 3, 4 and 7 measured the
+/// same; see docs/pgn-reader.md.
+const PREFETCH_AHEAD: usize = 4;
+
 /// Byte classes for the hot loops: whitespace, delimiters, digits.
 const SPACE: u8 = 1;
 const DELIMITER: u8 = 2;
@@ -503,6 +509,13 @@ impl<'a> Tokens<'a> {
             self.comments = rest;
             let c = c as usize;
             if o == open && c > o && c < self.source.len() {
+                // With more than one worker, the game text was last
+                // touched by the framer on another core, and each move
+                // between long comments is a cache miss: ask for the text
+                // after a comment a few moves ahead.
+                if let Some(&[_, ahead]) = rest.get(PREFETCH_AHEAD) {
+                    scan::prefetch(self.source, ahead as usize + 1);
+                }
                 return Some(c);
             }
         }

@@ -86,6 +86,21 @@ pub(crate) fn find_close_narrow(buf: &[u8], from: usize) -> Option<(usize, u64)>
     Some((from + chunks.len() * 32 + j, lines + more))
 }
 
+/// Asks the CPU to bring the cache line holding `bytes[at]` into its
+/// caches, without waiting for it; nothing when `at` is out of range.
+#[inline(always)]
+pub fn prefetch(bytes: &[u8], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if at < bytes.len() {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: SSE is part of the x86_64 baseline; a prefetch reads
+        // nothing and cannot fault, and `at` is inside `bytes`.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().add(at).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, at);
+}
+
 /// The first `}` in 32 bytes, and the line ends before it; `next_lf` says
 /// whether a `\n` follows the last byte.
 #[inline(always)]
