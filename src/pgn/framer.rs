@@ -931,25 +931,7 @@ static TAG_STOPS: [[bool; 256]; 2] = {
 /// else, which the `Tag` mode then reads byte by byte.
 #[inline]
 fn plain_tag_len(bytes: &[u8]) -> Option<usize> {
-    let stop = |from: usize, in_string: bool| {
-        let set = if in_string {
-            [b'\n', b'\r', b'"', b'\\']
-        } else {
-            [b'\n', b'\r', b'"', b']']
-        };
-        let i = scan::find4(bytes.get(from..)?, set)?;
-        Some((from + i, bytes[from + i]))
-    };
-    let (open, b'"') = stop(1, false)? else {
-        return None;
-    };
-    let (close, b'"') = stop(open + 1, true)? else {
-        return None;
-    };
-    let (end, b']') = stop(close + 1, false)? else {
-        return None;
-    };
-    Some(end + 1)
+    scan::tag_stops(bytes).map(|[_, _, end]| end + 1)
 }
 
 /// Records a complete comment of the current game by its `{` and `}`

@@ -473,25 +473,29 @@ impl SyntaxChecker {
         let mut ep_mark = false;
         let mut after_result = false;
         let mut tokens = Tokens::for_game(raw);
+        let mut tag = |name: &[u8], value: &[u8]| {
+            tags += 1;
+            let slot = match name {
+                b"White" => &mut white,
+                b"Black" => &mut black,
+                _ => return,
+            };
+            if slot.is_none() {
+                // The value is a part of the game's text.
+                let start = (value.as_ptr() as usize).saturating_sub(raw.bytes.as_ptr() as usize);
+                *slot = Some(Span::new(start, start + value.len()));
+            }
+        };
+        // The common tag pairs first, without a token each.
+        while let Some((name, value, _)) = tokens.next_plain_tag() {
+            tag(name, value);
+        }
         // Move numbers and complete comments change nothing here: the fast
         // step passes over them.
         while let Some(token) = tokens.next_significant() {
             let span = token.span;
             match token.kind {
-                TokenKind::Tag { name, value } => {
-                    tags += 1;
-                    let slot = match name {
-                        b"White" => &mut white,
-                        b"Black" => &mut black,
-                        _ => continue,
-                    };
-                    if slot.is_none() {
-                        // The value is a part of the game's text.
-                        let start =
-                            (value.as_ptr() as usize).saturating_sub(raw.bytes.as_ptr() as usize);
-                        *slot = Some(Span::new(start, start + value.len()));
-                    }
-                }
+                TokenKind::Tag { name, value } => tag(name, value),
                 TokenKind::MoveNumber(_) | TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
                 TokenKind::Move(text) => {
                     moves += 1;

@@ -23,6 +23,62 @@ pub fn find4(hay: &[u8], set: [u8; 4]) -> Option<usize> {
     Some(chunks.len() * 16 + j)
 }
 
+/// The quotes and the `]` of the common tag pair `[Name "value"]` at the
+/// start of `bytes` (whose first byte is taken to be the `[`): the first
+/// `"` after the `[`, with no `]` or line end before it; the next `"`, with
+/// no `\\` or line end before it; the first `]` after that, with no `"` or
+/// line end before it. `None` when a byte other than the one wanted comes
+/// first, or nothing does.
+///
+/// A tag line of up to 64 bytes is classified in one pass: four 16-byte
+/// loads, one mask per byte class, and the three stops picked from the
+/// masks. Longer lines, and the last 64 bytes of a buffer, are searched
+/// stop by stop.
+#[inline]
+pub fn tag_stops(bytes: &[u8]) -> Option<[usize; 3]> {
+    let Some(block) = bytes.first_chunk::<64>() else {
+        return tag_stops_narrow(bytes);
+    };
+    let (quote, backslash, bracket, line_end) = lanes::tag_bytes(block);
+    // Bits past `i`: the rest of the line after a stop.
+    let after = |i: u32| u64::MAX.checked_shl(i + 1).unwrap_or(0);
+    let outside = quote | bracket | line_end;
+    let open = (outside & after(0)).trailing_zeros();
+    let close = ((quote | backslash | line_end) & after(open)).trailing_zeros();
+    let end = (outside & after(close)).trailing_zeros();
+    if end >= 64 {
+        // A stop is past the block (or missing).
+        return tag_stops_narrow(bytes);
+    }
+    let is = |i: u32, mask: u64| mask & (1 << i) != 0;
+    (is(open, quote) && is(close, quote) && is(end, bracket)).then_some([
+        open as usize,
+        close as usize,
+        end as usize,
+    ])
+}
+
+/// The first stop of a tag line at or after `from`: `"` or line end, and
+/// `\\` inside a value or `]` outside it; `None` unless it is `want`.
+#[inline]
+fn tag_stop(bytes: &[u8], from: usize, in_value: bool, want: u8) -> Option<usize> {
+    let set = if in_value {
+        [b'\n', b'\r', b'"', b'\\']
+    } else {
+        [b'\n', b'\r', b'"', b']']
+    };
+    let at = from + find4(bytes.get(from..)?, set)?;
+    (bytes[at] == want).then_some(at)
+}
+
+/// [`tag_stops`], one search per stop.
+fn tag_stops_narrow(bytes: &[u8]) -> Option<[usize; 3]> {
+    let open = tag_stop(bytes, 1, false, b'"')?;
+    let close = tag_stop(bytes, open + 1, true, b'"')?;
+    let end = tag_stop(bytes, close + 1, false, b']')?;
+    Some([open, close, end])
+}
+
 /// The position of the first `}` in `buf[from..]`, and the line ends
 /// before it (`\n`, `\r\n` or a lone `\r`): the end of a comment whose text
 /// starts at `from`.
@@ -206,6 +262,26 @@ mod lanes {
         }
     }
 
+    /// `"`, `\\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
+    /// its own.
+    #[inline(always)]
+    pub fn tag_bytes(block: &[u8; 64]) -> (u64, u64, u64, u64) {
+        unsafe {
+            let p = block.as_ptr().cast::<__m128i>();
+            let eq = |v: __m128i, byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
+            let bits = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u16);
+            let (mut quote, mut backslash, mut bracket, mut line_end) = (0, 0, 0, 0);
+            for i in 0..4 {
+                let v = _mm_loadu_si128(p.add(i));
+                quote |= bits(eq(v, b'"')) << (16 * i);
+                backslash |= bits(eq(v, b'\\')) << (16 * i);
+                bracket |= bits(eq(v, b']')) << (16 * i);
+                line_end |= bits(_mm_or_si128(eq(v, b'\n'), eq(v, b'\r'))) << (16 * i);
+            }
+            (quote, backslash, bracket, line_end)
+        }
+    }
+
     /// Whether any of the 32 bytes is `}`, `\n` or `\r`.
     #[inline(always)]
     pub fn any_comment_byte(chunk: &[u8; 32]) -> bool {
@@ -254,6 +330,24 @@ mod lanes {
         mask(chunk, |b| set.contains(&b))
     }
 
+    /// `"`, `\\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
+    /// its own.
+    #[inline(always)]
+    pub fn tag_bytes(block: &[u8; 64]) -> (u64, u64, u64, u64) {
+        let mask = |hit: fn(u8) -> bool| {
+            block
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, &b)| m | (u64::from(hit(b)) << i))
+        };
+        (
+            mask(|b| b == b'"'),
+            mask(|b| b == b'\\'),
+            mask(|b| b == b']'),
+            mask(|b| matches!(b, b'\n' | b'\r')),
+        )
+    }
+
     /// Whether any of the 32 bytes is `}`, `\n` or `\r`.
     #[inline(always)]
     pub fn any_comment_byte(chunk: &[u8; 32]) -> bool {
@@ -274,6 +368,44 @@ mod lanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Random bytes from the ones a tag line's reading depends on.
+    fn tag_soup(seed: u64, len: usize) -> Vec<u8> {
+        let mut x = seed | 1;
+        let mut bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b"\"\"\"]]\\\n\rab N\t["[(x % 14) as usize]
+            })
+            .collect();
+        if let Some(first) = bytes.first_mut() {
+            *first = b'[';
+        }
+        bytes
+    }
+
+    #[test]
+    fn tag_stops_in_one_pass_agree_with_a_search_per_stop() {
+        let mut found = 0;
+        for seed in 1..3000 {
+            let line = tag_soup(seed, (seed as usize * 13) % 150);
+            for cut in 0..=line.len() {
+                let bytes = &line[..cut];
+                let stops = tag_stops(bytes);
+                assert_eq!(
+                    stops,
+                    tag_stops_narrow(bytes),
+                    "{:?}",
+                    bytes.escape_ascii().to_string()
+                );
+                found += usize::from(stops.is_some());
+            }
+        }
+        // The soup holds tag pairs too: both answers are tried.
+        assert!(found > 1000, "{found}");
+    }
 
     #[test]
     fn find4_finds_like_a_plain_search() {

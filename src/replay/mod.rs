@@ -420,6 +420,10 @@ impl<'a> Run<'_, 'a> {
         // The position before each move is kept only where it can be used:
         // for a variation (a game without `(` has none) or for lints.
         self.keep_prev = lints || self.marks.has_paren();
+        // The common tag pairs first, without a token each.
+        while let Some((name, value, span)) = tokens.next_plain_tag() {
+            self.tag(&mut tags, name, value, span);
+        }
         loop {
             let token = if lints {
                 tokens.next_significant_with_numbers()
