@@ -736,6 +736,28 @@ impl<R: Read> GameFramer<R> {
         self.pos = pos;
     }
 
+    /// Passes over the common tag lines that follow a tag pair's `]` at
+    /// once: `\n` or `\r\n`, then a pair [`plain_tag_len`] reads, as many
+    /// times as they come. What the `TagTail` and `LineStart` modes would do
+    /// byte by byte; anything else is left to them.
+    #[inline]
+    fn plain_tag_lines(&mut self) {
+        let buf = &self.buf[..self.filled];
+        loop {
+            let rest = &buf[self.pos..];
+            let line_end = match rest {
+                [b'\n', b'[', ..] => 1,
+                [b'\r', b'\n', b'[', ..] => 2,
+                _ => return,
+            };
+            let Some(len) = plain_tag_len(&rest[line_end..]) else {
+                return;
+            };
+            self.pos += line_end + len;
+            self.line += 1;
+        }
+    }
+
     /// Advances until the current game ends or more input is needed.
     fn scan(&mut self) -> Step {
         if !self.started {
@@ -779,6 +801,7 @@ impl<R: Read> GameFramer<R> {
                                     Some(len) => {
                                         self.pos += len;
                                         self.mode = Mode::TagTail;
+                                        self.plain_tag_lines();
                                     }
                                     None => {
                                         self.pos += 1;
@@ -1165,6 +1188,52 @@ mod tests {
         assert_eq!(whole.len(), 3);
         assert_eq!(whole[1].0, 7);
         assert_eq!(whole[2].0, 9);
+    }
+
+    #[test]
+    fn runs_of_tag_lines_frame_as_byte_at_a_time_reads_do() {
+        // Read whole, tag lines after a pair pass in runs; read a byte at a
+        // time, never (the next line is not there yet).
+        let pieces: [&[u8]; 14] = [
+            b"[A \"1\"]",
+            b"[B \"x]y\"]",
+            b"[C \"a\\\"b\"]",
+            b"[D \"{\"]",
+            b" [E \"e\"]",
+            b"[F \"f\"] [G \"g\"]",
+            b"[H\"h\"",
+            b"\n",
+            b"\r\n",
+            b"\r",
+            b"\n\n",
+            b"1. e4 *",
+            b"{c\n[I \"i\"]}",
+            b"% x\n",
+        ];
+        fn read<R: Read>(mut framer: GameFramer<R>) -> Vec<(u64, u64, Vec<u8>)> {
+            let mut games = Vec::new();
+            while let Some(game) = framer.next_game() {
+                let game = game.expect("no error");
+                games.push((game.first_line, game.offset, game.bytes.to_vec()));
+            }
+            games
+        }
+        let mut x = 99u64;
+        for _ in 0..3000 {
+            let mut input = Vec::new();
+            for _ in 0..12 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                input.extend_from_slice(pieces[(x % 14) as usize]);
+            }
+            assert_eq!(
+                read(GameFramer::new(&input[..])),
+                read(GameFramer::new(Trickle(&input))),
+                "{}",
+                input.escape_ascii()
+            );
+        }
     }
 
     /// Bytes from a small alphabet of the bytes that matter, by a simple
