@@ -26,7 +26,7 @@ pub fn find4(hay: &[u8], set: [u8; 4]) -> Option<usize> {
 /// The quotes and the `]` of the common tag pair `[Name "value"]` at the
 /// start of `bytes` (whose first byte is taken to be the `[`): the first
 /// `"` after the `[`, with no `]` or line end before it; the next `"`, with
-/// no `\\` or line end before it; the first `]` after that, with no `"` or
+/// no `\` or line end before it; the first `]` after that, with no `"` or
 /// line end before it. `None` when a byte other than the one wanted comes
 /// first, or nothing does.
 ///
@@ -262,7 +262,7 @@ mod lanes {
         }
     }
 
-    /// `"`, `\\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
+    /// `"`, `\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
     /// its own.
     #[inline(always)]
     pub fn tag_bytes(block: &[u8; 64]) -> (u64, u64, u64, u64) {
@@ -330,7 +330,7 @@ mod lanes {
         mask(chunk, |b| set.contains(&b))
     }
 
-    /// `"`, `\\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
+    /// `"`, `\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
     /// its own.
     #[inline(always)]
     pub fn tag_bytes(block: &[u8; 64]) -> (u64, u64, u64, u64) {
