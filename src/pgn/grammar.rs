@@ -572,14 +572,7 @@ impl<'a> Tokens<'a> {
             return None;
         }
         let src = self.source;
-        let mut pos = self.pos;
-        while let Some(&b) = src.get(pos) {
-            if CLASS[usize::from(b)] & SPACE == 0 {
-                break;
-            }
-            pos += 1;
-        }
-        self.pos = pos;
+        let pos = self.pass_whitespace();
         if src.get(pos) != Some(&b'[') {
             return None;
         }
@@ -610,14 +603,7 @@ impl<'a> Tokens<'a> {
         }
         let src = self.source;
         loop {
-            let mut pos = self.pos;
-            while let Some(&b) = src.get(pos) {
-                if CLASS[usize::from(b)] & SPACE == 0 {
-                    break;
-                }
-                pos += 1;
-            }
-            self.pos = pos;
+            let pos = self.pass_whitespace();
             let &b = src.get(pos)?;
             match b {
                 b'a'..=b'z' | b'A'..=b'Z' => {
@@ -644,6 +630,22 @@ impl<'a> Tokens<'a> {
                 _ => return self.next(),
             }
         }
+    }
+
+    /// Passes over whitespace (`%` escape lines are left to
+    /// [`skip_space`](Self::skip_space)); the position after it.
+    #[inline(always)]
+    fn pass_whitespace(&mut self) -> usize {
+        let src = self.source;
+        let mut pos = self.pos;
+        while let Some(&b) = src.get(pos) {
+            if CLASS[usize::from(b)] & SPACE == 0 {
+                break;
+            }
+            pos += 1;
+        }
+        self.pos = pos;
+        pos
     }
 
     /// Skips whitespace and `%` escape lines.
@@ -926,18 +928,9 @@ mod tests {
 
     #[test]
     fn plain_tag_pairs_read_like_the_grammar() {
-        let mut x = 7u64;
         let mut plain = 0;
         for round in 0..20_000 {
-            let len = round % 90;
-            let mut line: Vec<u8> = (0..len)
-                .map(|_| {
-                    x ^= x << 13;
-                    x ^= x >> 7;
-                    x ^= x << 17;
-                    b"\"\"\"]]\\\n\rab Nx\t[-_"[(x % 16) as usize]
-                })
-                .collect();
+            let mut line = scan::soup(round as u64, round % 90, b"\"\"\"]]\\\n\rab Nx\t[-_");
             if round % 3 != 0 {
                 // Mostly well-formed lines, with a random tail.
                 let mut good = br#"[ White_Elo "a b" ]"#.to_vec();

@@ -365,21 +365,30 @@ mod lanes {
     }
 }
 
+/// `len` bytes drawn from `alphabet` by a xorshift generator started at
+/// `seed`: inputs made of the bytes a search depends on, for the tests
+/// that hold a fast reading against a plain one.
+#[cfg(test)]
+pub(crate) fn soup(seed: u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            alphabet[(x % alphabet.len() as u64) as usize]
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Random bytes from the ones a tag line's reading depends on.
+    /// Random bytes from the ones a tag line's reading depends on, after
+    /// a `[`.
     fn tag_soup(seed: u64, len: usize) -> Vec<u8> {
-        let mut x = seed | 1;
-        let mut bytes: Vec<u8> = (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                b"\"\"\"]]\\\n\rab N\t["[(x % 14) as usize]
-            })
-            .collect();
+        let mut bytes = soup(seed, len, b"\"\"\"]]\\\n\rab N\t[");
         if let Some(first) = bytes.first_mut() {
             *first = b'[';
         }
