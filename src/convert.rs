@@ -480,8 +480,11 @@ impl<'a> Walk<'_, 'a> {
         w: &mut MovetextWriter<'_>,
     ) -> Result<(Vec<Tag<'a>>, Option<Outcome>), StreamError> {
         let source = self.source;
-        let tokens = Tokens::with_comments(source, self.comments);
+        let mut tokens = Tokens::with_comments(source, self.comments);
         let mut tags = Vec::new();
+        while let Some((name, value, span)) = tokens.next_plain_tag() {
+            tags.push(Tag { name, value, span });
+        }
         let mut result = None;
         let mut started = false;
         for token in tokens {

@@ -426,6 +426,9 @@ impl<'g> Facts<'g> {
 pub fn read_tags(game: &[u8]) -> Vec<Tag<'_>> {
     let mut tags = Vec::new();
     let mut tokens = Tokens::new(game);
+    while let Some((name, value, span)) = tokens.next_plain_tag() {
+        tags.push(Tag { name, value, span });
+    }
     while let Some(token) = tokens.next_significant() {
         match token.kind {
             TokenKind::Tag { name, value } => tags.push(Tag {

@@ -209,6 +209,9 @@ impl<'g, 'a> Builder<'g, 'a> {
 
     fn run(mut self, raw: &RawGame<'a>) {
         let mut tokens = Tokens::for_game(raw);
+        while let Some((name, value, span)) = tokens.next_plain_tag() {
+            self.game.tags.push(Tag { name, value, span });
+        }
         while let Some(token) = tokens.next() {
             let span = token.span;
             match token.kind {
@@ -366,6 +369,9 @@ pub fn visit_mainline<'a>(raw: &RawGame<'a>, mut visit: impl FnMut(MainlineEvent
         return;
     }
     let mut tokens = Tokens::for_game(raw);
+    while let Some((name, value, _)) = tokens.next_plain_tag() {
+        visit(MainlineEvent::Tag { name, value });
+    }
     while let Some(token) = tokens.next_significant() {
         let error = |kind| {
             MainlineEvent::Error(ParsePgnError {
