@@ -190,9 +190,20 @@ fn commands_give_the_same_output_mapped_and_read() {
         let mapped = cli_support::pgnkit(&[args, &[path]].concat());
         // In pieces of a few KiB, each framed by a worker of its own.
         let pieces =
-            cli_support::pgnkit_env(&[args, &[path]].concat(), "PGNKIT_BATCH_BYTES", "3000");
+            cli_support::pgnkit_envs(&[args, &[path]].concat(), &[("PGNKIT_BATCH_BYTES", "3000")]);
         assert!(pieces.stdout == mapped.stdout, "{args:?}: pieces");
         assert!(pieces.stderr == mapped.stderr, "{args:?}: pieces");
+        // And with workers that never wait for the pieces before theirs:
+        // the writer settles those pieces and does their work.
+        let impatient = cli_support::pgnkit_envs(
+            &[args, &[path]].concat(),
+            &[
+                ("PGNKIT_BATCH_BYTES", "3000"),
+                ("PGNKIT_PIECE_PATIENCE_MS", "0"),
+            ],
+        );
+        assert!(impatient.stdout == mapped.stdout, "{args:?}: impatient");
+        assert!(impatient.stderr == mapped.stderr, "{args:?}: impatient");
         let read = cli_support::pgnkit_in(&[args, &["-"]].concat(), &text);
         assert_eq!(mapped.code, read.code, "{args:?}");
         assert!(

@@ -498,6 +498,17 @@ impl Run {
 /// piece and does its work when its turn to be written comes.
 const PATIENCE: Duration = Duration::from_millis(100);
 
+/// The environment variable that overrides [`PATIENCE`], in milliseconds.
+/// Not an option: tests set it to 0 so that the writer's way is taken.
+pub const PATIENCE_VAR: &str = "PGNKIT_PIECE_PATIENCE_MS";
+
+fn patience() -> Duration {
+    std::env::var(PATIENCE_VAR)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(PATIENCE, Duration::from_millis)
+}
+
 /// A piece of a mapped file after a worker had it.
 enum PieceOut {
     /// Settled and done.
@@ -524,6 +535,7 @@ where
     K: FnMut(Done) -> Result<(), RunError>,
 {
     let chain = Chain::new();
+    let patience = patience();
     let finish = |framed: FramedPiece| {
         let items: Vec<Item> = framed
             .games
@@ -544,7 +556,7 @@ where
         pieces,
         |(index, piece): (u64, Range<usize>)| {
             let guess = frame_piece(map, piece.clone(), 0, 1);
-            match chain.turn(index, Some(PATIENCE)) {
+            match chain.turn(index, Some(patience)) {
                 Some(turn) => PieceOut::Done(finish(turn.settle(map, piece, guess))),
                 None => PieceOut::Unsettled(index, piece, guess),
             }

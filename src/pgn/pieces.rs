@@ -55,13 +55,16 @@ pub fn cuts(bytes: &[u8], size: usize) -> impl Iterator<Item = Range<usize>> + '
 }
 
 /// The first likely game start at or after `from`: a `[` that begins a
-/// line, after a line that does not begin with `[` (blank, movetext, a
-/// result). The length of `bytes` when there is none.
+/// line (after a line end, so never 0), after a line that does not begin
+/// with `[` (blank, movetext, a result). The length of `bytes` when there
+/// is none.
 pub fn next_cut(bytes: &[u8], from: usize) -> usize {
-    let Some(rest) = bytes.get(from..) else {
+    // The line end before a cut at `from` itself counts.
+    let search = from.saturating_sub(1);
+    let Some(rest) = bytes.get(search..) else {
         return bytes.len();
     };
-    for end in memchr::memchr2_iter(b'\n', b'\r', rest).map(|i| from + i) {
+    for end in memchr::memchr2_iter(b'\n', b'\r', rest).map(|i| search + i) {
         if bytes.get(end + 1) != Some(&b'[') {
             continue;
         }
@@ -264,5 +267,81 @@ impl Turn<'_> {
         drop(next);
         self.chain.settled.notify_all();
         framed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_fall_on_tag_lines_after_other_lines() {
+        let text = b"[A \"1\"]\n[B \"2\"]\n\n1. e4 *\n[C \"3\"]\r\n\r\n1. d4 *\r\n\r\n[D \"4\"]\r[E \"5\"]\r\r1. c4 *";
+        let starts: Vec<usize> = [b"[C", b"[D"]
+            .iter()
+            .map(|pat| text.windows(2).position(|w| w == *pat).expect("in text"))
+            .collect();
+        // Not after a tag line ([B], [E]), nor inside the first line.
+        assert_eq!(next_cut(text, 0), starts[0]);
+        assert_eq!(next_cut(text, starts[0]), starts[0]);
+        assert_eq!(next_cut(text, starts[0] + 1), starts[1]);
+        assert_eq!(next_cut(text, starts[1] + 1), text.len());
+        assert_eq!(next_cut(text, text.len() + 5), text.len());
+        // Pieces cover the text, in order, without gaps.
+        for size in [1, 2, 10, 1000] {
+            let pieces: Vec<_> = cuts(text, size).collect();
+            assert_eq!(pieces.first().map(|p| p.start), Some(0));
+            assert_eq!(pieces.last().map(|p| p.end), Some(text.len()));
+            assert!(pieces.windows(2).all(|w| w[0].end == w[1].start));
+            assert!(pieces.iter().all(|p| p.start < p.end));
+        }
+        assert_eq!(cuts(b"", 10).collect::<Vec<_>>(), vec![0..0]);
+    }
+
+    #[test]
+    fn turns_come_in_order() {
+        let chain = Chain::new();
+        assert!(
+            chain.turn(1, Some(Duration::ZERO)).is_none(),
+            "piece 0 first"
+        );
+        let turn = chain.turn(0, Some(Duration::ZERO)).expect("piece 0's turn");
+        assert_eq!(
+            turn.start(),
+            Link {
+                at: 0,
+                number: 0,
+                line: 1
+            }
+        );
+        // Settling needs a map; advance the chain as `settle` does.
+        let next = Link {
+            at: 10,
+            number: 2,
+            line: 5,
+        };
+        *chain.next.lock().unwrap_or_else(PoisonError::into_inner) = (1, next);
+        chain.settled.notify_all();
+        assert!(
+            chain.turn(0, Some(Duration::ZERO)).is_none(),
+            "settled already"
+        );
+        let waiter = std::thread::scope(|s| {
+            let waiter = s.spawn(|| chain.turn(2, None).map(|t| t.start()));
+            std::thread::sleep(Duration::from_millis(20));
+            let turn = chain.turn(1, None).expect("piece 1's turn");
+            assert_eq!(turn.start(), next);
+            *chain.next.lock().unwrap_or_else(PoisonError::into_inner) = (
+                2,
+                Link {
+                    at: 20,
+                    number: 3,
+                    line: 9,
+                },
+            );
+            chain.settled.notify_all();
+            waiter.join()
+        });
+        assert_eq!(waiter.ok().flatten().map(|l| l.at), Some(20));
     }
 }

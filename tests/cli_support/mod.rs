@@ -19,12 +19,12 @@ pub fn pgnkit_in(args: &[&str], stdin: &[u8]) -> Out {
 }
 
 /// Runs `pgnkit args` with empty standard input and the environment
-/// variable `var` set to `value`.
-pub fn pgnkit_env(args: &[&str], var: &str, value: &str) -> Out {
+/// variables `vars` set.
+pub fn pgnkit_envs(args: &[&str], vars: &[(&str, &str)]) -> Out {
     run(
         Command::new(env!("CARGO_BIN_EXE_pgnkit"))
             .args(args)
-            .env(var, value),
+            .envs(vars.iter().copied()),
         b"",
     )
 }
