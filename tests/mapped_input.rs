@@ -186,6 +186,18 @@ fn commands_give_the_same_output_mapped_and_read() {
         &["convert", "--to", "uci", "--jobs", "2"],
         &["validate", "--jobs", "1", "--format", "json"],
         &["validate", "--jobs", "2", "--strict"],
+        &["filter", "--jobs", "2", "-e", "plies >= 3"],
+        &[
+            "filter",
+            "--jobs",
+            "2",
+            "-v",
+            "--first",
+            "40",
+            "-e",
+            "plies >= 3",
+        ],
+        &["filter", "--jobs", "2", "-e", "plies >= 0"],
     ] {
         let mapped = cli_support::pgnkit(&[args, &[path]].concat());
         // In pieces of a few KiB, each framed by a worker of its own.
@@ -204,6 +216,13 @@ fn commands_give_the_same_output_mapped_and_read() {
         );
         assert!(impatient.stdout == mapped.stdout, "{args:?}: impatient");
         assert!(impatient.stderr == mapped.stderr, "{args:?}: impatient");
+        if args.contains(&"plies >= 0") {
+            // Every record, byte for byte: the file itself.
+            assert!(
+                mapped.stdout.as_bytes() == text,
+                "filter gives the file back"
+            );
+        }
         let read = cli_support::pgnkit_in(&[args, &["-"]].concat(), &text);
         assert_eq!(mapped.code, read.code, "{args:?}");
         assert!(

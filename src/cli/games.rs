@@ -424,7 +424,20 @@ impl Run {
             if let Some(map) = input.take_mapped() {
                 // A mapped file: each worker frames a piece of it itself.
                 let map = Arc::new(map);
-                let result = run_pieces(&pipeline, &map, &name, &work, |done| {
+                let work = |framed: FramedPiece| {
+                    let items: Vec<Item> = framed
+                        .games
+                        .into_iter()
+                        .map(|game| match game {
+                            Ok((info, range)) => Item::Game(info, range),
+                            Err(err) => Item::TooLarge(err),
+                        })
+                        .collect();
+                    let mut done = work(&name, &Games::new(map.bytes(), &framed.comments, &items));
+                    done.bytes_read = framed.end.at as u64;
+                    done
+                };
+                let result = run_pieces(&pipeline, &map, work, |done: Done| {
                     out.write_all(&done.stdout).map_err(RunError::Write)?;
                     if !done.stderr.is_empty() {
                         bar.suspend(|| {
@@ -510,44 +523,41 @@ fn patience() -> Duration {
 }
 
 /// A piece of a mapped file after a worker had it.
-enum PieceOut {
-    /// Settled and done.
-    Done(Done),
+enum PieceOut<T> {
+    /// Settled and done, with the piece's end.
+    Done(T, usize),
     /// Framed, but the pieces before it were not settled in time: its
     /// index, its range and its games as framed from its cut.
     Unsettled(u64, Range<usize>, FramedPiece),
 }
 
-/// Runs `work` over a mapped file on the pipeline: the file is cut into
-/// pieces of about a batch each ([`cuts`]), and each worker frames its own
-/// piece, so that framing runs in parallel and each piece's text is read
-/// on one core. The pieces are settled in order ([`Chain`]), which numbers
-/// their games and lines and corrects a wrong cut.
-fn run_pieces<W, K>(
+/// Runs `work` over a mapped file on the pipeline and passes what it makes
+/// of each piece to `sink`, in order. The file is cut into pieces of about
+/// a batch each ([`cuts`]), and each worker frames its own piece, so that
+/// framing runs in parallel and each piece's text is read on one core. The
+/// pieces are settled in order ([`Chain`]), which numbers their games and
+/// lines and corrects a wrong cut. The writer gives back the pages of the
+/// file before each piece it has passed to `sink`.
+///
+/// # Errors
+/// The first error of `sink`; [`PipelineError`]s converted into `E`.
+pub fn run_pieces<T, E, W, K>(
     pipeline: &Pipeline,
     map: &Arc<Mapped>,
-    name: &str,
-    work: &W,
+    work: W,
     mut sink: K,
-) -> Result<(), RunError>
+) -> Result<(), E>
 where
-    W: Fn(&str, &Games<'_>) -> Done + Sync,
-    K: FnMut(Done) -> Result<(), RunError>,
+    T: Send,
+    E: From<PipelineError>,
+    W: Fn(FramedPiece) -> T + Sync,
+    K: FnMut(T) -> Result<(), E>,
 {
     let chain = Chain::new();
     let patience = patience();
     let finish = |framed: FramedPiece| {
-        let items: Vec<Item> = framed
-            .games
-            .into_iter()
-            .map(|game| match game {
-                Ok((info, range)) => Item::Game(info, range),
-                Err(err) => Item::TooLarge(err),
-            })
-            .collect();
-        let mut done = work(name, &Games::new(map.bytes(), &framed.comments, &items));
-        done.bytes_read = framed.end.at as u64;
-        done
+        let end = framed.end.at;
+        (work(framed), end)
     };
     let pieces = cuts(map.bytes(), batch_bytes())
         .enumerate()
@@ -557,23 +567,26 @@ where
         |(index, piece): (u64, Range<usize>)| {
             let guess = frame_piece(map, piece.clone(), 0, 1);
             match chain.turn(index, Some(patience)) {
-                Some(turn) => PieceOut::Done(finish(turn.settle(map, piece, guess))),
+                Some(turn) => {
+                    let (done, end) = finish(turn.settle(map, piece, guess));
+                    PieceOut::Done(done, end)
+                }
                 None => PieceOut::Unsettled(index, piece, guess),
             }
         },
         |out| {
-            let done = match out {
-                PieceOut::Done(done) => done,
+            let (done, end) = match out {
+                PieceOut::Done(done, end) => (done, end),
                 PieceOut::Unsettled(index, piece, guess) => {
                     // Every piece before it was written, and so settled.
                     let turn = chain
                         .turn(index, Some(Duration::ZERO))
-                        .ok_or(RunError::Pipeline(PipelineError::WorkerLost))?;
+                        .ok_or(PipelineError::WorkerLost)?;
                     finish(turn.settle(map, piece, guess))
                 }
             };
             // The text before the piece's end is done with.
-            map.consumed(done.bytes_read as usize, 0);
+            map.consumed(end, 0);
             sink(done)
         },
     )
