@@ -1,7 +1,8 @@
 //! The ordered parallel pipeline every subcommand runs on.
 //!
-//! One thread (the caller's) pulls work items from a source — typically
-//! batches of framed game texts — and hands them to a rayon pool; results come
+//! One thread (the caller's) pulls work items from a source — batches of
+//! framed game texts, or pieces of a mapped file that the workers frame
+//! themselves ([`crate::pgn::cuts`]) — and hands them to a rayon pool; results come
 //! back tagged with their sequence number and go to the sink strictly in input
 //! order. At most `in_flight` items exist at once (queued, being processed or
 //! waiting for their turn to be written), so memory is bounded by the batch

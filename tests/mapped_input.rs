@@ -9,10 +9,12 @@ mod cli_support;
 use std::fs::File;
 
 use pgnkit::input::{self, MAP_MIN_BYTES};
-use pgnkit::pgn::{GameFramer, ReadPgnError};
+use std::sync::Arc;
 
-/// Games in every line-end style, with the framing traps: a tag line inside
-/// a multi-line comment, a `{` in a `;` comment and in a tag value, escape
+use pgnkit::pgn::{Chain, GameFramer, ReadPgnError, cuts, frame_piece};
+
+/// Games in every line-end style, with the framing traps: tag lines inside
+/// multi-line comments, a `{` in a `;` comment and in a tag value, escape
 /// lines, a game without tags, and a game too large for a 64 KiB bound.
 fn archive() -> Vec<u8> {
     let mut text = b"\xEF\xBB\xBF".to_vec();
@@ -28,10 +30,12 @@ fn archive() -> Vec<u8> {
             3 => format!("1. e4 {{no tags {n}}} c5 2. Nf3 *\n\n"),
             _ => format!(
                 "[Event \"g{n}\"]\n\n1. e4 {{{}}} e5 *\n\n",
-                if n == 54 {
-                    "x".repeat(200 << 10)
-                } else {
-                    "%clk 0:05:00".into()
+                match n {
+                    54 => "x".repeat(200 << 10),
+                    // Tag lines 1,500 bytes apart in one comment: cuts
+                    // inside one game, pieces it covers whole.
+                    59 => format!("{}\n[Event \"inside\"]\n", "y".repeat(1500)).repeat(20),
+                    _ => "%clk 0:05:00".into(),
                 }
             ),
         };
@@ -92,6 +96,67 @@ fn mapped_files_frame_like_read_ones() {
     );
 }
 
+/// The pieces of a mapped file, framed each on its own and settled in
+/// order, give the games of one framer over the whole file: the same
+/// texts, numbers, offsets, lines and comments. The archive's cut traps
+/// (a tag line inside a multi-line comment, a game larger than many
+/// pieces) make wrong cuts, which must be framed again or dropped.
+#[test]
+fn pieces_frame_like_one_framer() {
+    let text = archive();
+    let path = cli_support::temp_file("mapped-pieces", "archive.pgn", &text);
+    let whole = frame(GameFramer::for_input(input::open(&path).expect("open")));
+    let map = Arc::new(
+        input::open(&path)
+            .expect("open")
+            .take_mapped()
+            .expect("mapped"),
+    );
+    for size in [1, 100, 997, 4096, 65_536, 1 << 20, 64 << 20] {
+        let chain = Chain::new();
+        let (mut games, mut reframed, mut dropped, mut pieces) = (Vec::new(), 0, 0, 0);
+        for (index, piece) in cuts(map.bytes(), size).enumerate() {
+            pieces += 1;
+            let guess = frame_piece(&map, piece.clone(), 0, 1);
+            let turn = chain.turn(index as u64, None).expect("its turn");
+            let start = turn.start().at;
+            if start >= piece.end {
+                dropped += 1;
+            } else if start != piece.start {
+                reframed += 1;
+            }
+            let framed = turn.settle(&map, piece, guess);
+            for game in framed.games {
+                games.push(match game {
+                    Ok((info, range)) => {
+                        let raw = info.with_text(&map.bytes()[range], &framed.comments);
+                        Ok((
+                            raw.number,
+                            raw.offset,
+                            raw.first_line,
+                            raw.bytes.to_vec(),
+                            raw.comments.len(),
+                        ))
+                    }
+                    Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err.to_string()),
+                    Err(err) => panic!("{err}"),
+                });
+            }
+        }
+        assert_eq!(games.len(), whole.len(), "pieces of {size}");
+        for (a, b) in games.iter().zip(&whole) {
+            assert!(a == b, "pieces of {size}: {a:?}\nwhole {b:?}");
+        }
+        eprintln!("pieces of {size}: {pieces} pieces, {reframed} framed again, {dropped} dropped");
+        if (997..=4096).contains(&size) {
+            assert!(
+                reframed > 0 && dropped > 0,
+                "pieces of {size}: {pieces} pieces, {reframed} framed again, {dropped} dropped"
+            );
+        }
+    }
+}
+
 #[test]
 fn small_and_compressed_files_are_read() {
     let small = cli_support::temp_file("mapped-small", "small.pgn", b"1. e4 *\n");
@@ -121,8 +186,43 @@ fn commands_give_the_same_output_mapped_and_read() {
         &["convert", "--to", "uci", "--jobs", "2"],
         &["validate", "--jobs", "1", "--format", "json"],
         &["validate", "--jobs", "2", "--strict"],
+        &["filter", "--jobs", "2", "-e", "plies >= 3"],
+        &[
+            "filter",
+            "--jobs",
+            "2",
+            "-v",
+            "--first",
+            "40",
+            "-e",
+            "plies >= 3",
+        ],
+        &["filter", "--jobs", "2", "-e", "plies >= 0"],
     ] {
         let mapped = cli_support::pgnkit(&[args, &[path]].concat());
+        // In pieces of a few KiB, each framed by a worker of its own.
+        let pieces =
+            cli_support::pgnkit_envs(&[args, &[path]].concat(), &[("PGNKIT_BATCH_BYTES", "3000")]);
+        assert!(pieces.stdout == mapped.stdout, "{args:?}: pieces");
+        assert!(pieces.stderr == mapped.stderr, "{args:?}: pieces");
+        // And with workers that never wait for the pieces before theirs:
+        // the writer settles those pieces and does their work.
+        let impatient = cli_support::pgnkit_envs(
+            &[args, &[path]].concat(),
+            &[
+                ("PGNKIT_BATCH_BYTES", "3000"),
+                ("PGNKIT_PIECE_PATIENCE_MS", "0"),
+            ],
+        );
+        assert!(impatient.stdout == mapped.stdout, "{args:?}: impatient");
+        assert!(impatient.stderr == mapped.stderr, "{args:?}: impatient");
+        if args.contains(&"plies >= 0") {
+            // Every record, byte for byte: the file itself.
+            assert!(
+                mapped.stdout.as_bytes() == text,
+                "filter gives the file back"
+            );
+        }
         let read = cli_support::pgnkit_in(&[args, &["-"]].concat(), &text);
         assert_eq!(mapped.code, read.code, "{args:?}");
         assert!(

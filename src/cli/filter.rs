@@ -180,7 +180,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
                     false
                 }
                 Kind::Game(info) => {
-                    let text = &batch.text[record.game.clone()];
+                    let text = &batch.text.bytes()[record.game.clone()];
                     let mut facts = Facts::new(text);
                     let replay;
                     if filter.needs_replay() {
@@ -203,13 +203,13 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
             if !args.count {
                 match (&record.kind, args.normalize) {
                     (Kind::Game(info), true) => {
-                        let text = &batch.text[record.game.clone()];
+                        let text = &batch.text.bytes()[record.game.clone()];
                         let game = parse_game(&info.with_bytes(text));
                         let _ = write_game(&game, &mut done.stdout, &WriteOptions::default());
                     }
                     _ => done
                         .stdout
-                        .extend_from_slice(&batch.text[record.record.clone()]),
+                        .extend_from_slice(&batch.text.bytes()[record.record.clone()]),
                 }
             }
             done.ends.push(done.stdout.len());

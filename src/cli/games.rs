@@ -9,13 +9,14 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::ValueEnum;
 use pgnkit::input::{self, BytesRead, Mapped};
 use pgnkit::pgn::{
-    CommentIndex, GameFramer, GameInfo, LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame,
-    ReadPgnError, Span, SyntaxSummary, unescape,
+    Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, LineIndex, ParsePgnError,
+    ParsePgnErrorKind, RawGame, ReadPgnError, Span, SyntaxSummary, cuts, frame_piece, unescape,
 };
 use pgnkit::pipeline::{Pipeline, PipelineError};
 use pgnkit::replay::{Diagnostic, Replay, Replayer, Severity};
@@ -127,29 +128,10 @@ pub enum Item {
     TooLarge(ReadPgnError),
 }
 
-/// The text a batch's item ranges point into.
-pub enum BatchText {
-    /// The games copied out of the framer, one after another.
-    Copied(Vec<u8>),
-    /// A mapped file, shared with the framer: the ranges are the games'
-    /// places in the file, and nothing is copied.
-    Mapped(Arc<Mapped>),
-}
-
-impl BatchText {
-    /// The bytes the ranges point into.
-    pub fn bytes(&self) -> &[u8] {
-        match self {
-            BatchText::Copied(text) => text,
-            BatchText::Mapped(map) => map.bytes(),
-        }
-    }
-}
-
 /// Framed games for one worker.
 pub struct Batch {
-    /// The games' texts.
-    pub text: BatchText,
+    /// The games' texts, copied out of the framer one after another.
+    pub text: Vec<u8>,
     /// The games' comments, as the framer found them.
     pub comments: CommentIndex,
     /// The games and skipped games, in input order.
@@ -186,8 +168,6 @@ impl FreeTexts {
 /// Reads one input as batches.
 struct Batches<R> {
     framer: GameFramer<R>,
-    /// The mapped file the framer reads in place, if it does.
-    map: Option<Arc<Mapped>>,
     limit: usize,
     free: FreeTexts,
     bytes_read: BytesRead,
@@ -207,22 +187,15 @@ impl<R: io::Read> Iterator for Batches<R> {
         }
         let mut comments = CommentIndex::new();
         let mut items = Vec::new();
-        let mut copied = match self.map {
-            Some(_) => Vec::new(),
-            None => self.free.take(self.limit),
-        };
+        let mut copied = self.free.take(self.limit);
         // Bytes of game text in the batch so far.
         let mut size = 0;
         while size < self.limit {
-            let next = match self.map {
-                // In place: the game's range in the mapped file.
-                Some(_) => self.framer.next_game_range(&mut comments),
-                None => {
-                    let start = copied.len();
-                    let game = self.framer.next_game_indexed(&mut copied, &mut comments);
-                    game.map(|g| g.map(|info| (info, start..copied.len())))
-                }
-            };
+            let start = copied.len();
+            let next = self
+                .framer
+                .next_game_indexed(&mut copied, &mut comments)
+                .map(|g| g.map(|info| (info, start..copied.len())));
             match next {
                 Some(Ok((info, range))) => {
                     size += range.len();
@@ -245,12 +218,8 @@ impl<R: io::Read> Iterator for Batches<R> {
         if items.is_empty() {
             return self.error.take().map(Err);
         }
-        let text = match &self.map {
-            Some(map) => BatchText::Mapped(Arc::clone(map)),
-            None => BatchText::Copied(copied),
-        };
         Some(Ok(Batch {
-            text,
+            text: copied,
             comments,
             items,
             bytes_read: self.bytes_read.get(),
@@ -451,12 +420,46 @@ impl Run {
                 }
                 continue;
             }
+            let mut input = input;
+            if let Some(map) = input.take_mapped() {
+                // A mapped file: each worker frames a piece of it itself.
+                let map = Arc::new(map);
+                let work = |framed: FramedPiece| {
+                    let items: Vec<Item> = framed
+                        .games
+                        .into_iter()
+                        .map(|game| match game {
+                            Ok((info, range)) => Item::Game(info, range),
+                            Err(err) => Item::TooLarge(err),
+                        })
+                        .collect();
+                    let mut done = work(&name, &Games::new(map.bytes(), &framed.comments, &items));
+                    done.bytes_read = framed.end.at as u64;
+                    done
+                };
+                let result = run_pieces(&pipeline, &map, work, |done: Done| {
+                    out.write_all(&done.stdout).map_err(RunError::Write)?;
+                    if !done.stderr.is_empty() {
+                        bar.suspend(|| {
+                            let _ = io::stderr().lock().write_all(&done.stderr);
+                        });
+                    }
+                    bar.advance(done.bytes_read, done.stats.games, done.stats.errors);
+                    run.stats.add(&done.stats);
+                    Ok(())
+                });
+                bar.finish();
+                match result {
+                    Ok(()) | Err(RunError::Read(_)) => {}
+                    Err(RunError::Write(err)) => return Err(err).context("writing the output"),
+                    Err(RunError::Pipeline(err)) => return Err(err.into()),
+                }
+                continue;
+            }
             let bytes_read = input.bytes_read();
-            let mut framer = GameFramer::for_input(input);
             let batches = Batches {
                 bytes_read,
-                map: framer.shared_map(),
-                framer,
+                framer: GameFramer::for_input(input),
                 limit: batch_bytes(),
                 free: free.clone(),
                 error: None,
@@ -466,15 +469,13 @@ impl Run {
             let result = pipeline.run(
                 source,
                 |batch: Batch| {
-                    let games = Games::new(batch.text.bytes(), &batch.comments, &batch.items);
+                    let games = Games::new(&batch.text, &batch.comments, &batch.items);
                     let mut done = work(&name, &games);
                     done.bytes_read = batch.bytes_read;
                     (done, batch.text)
                 },
-                |(done, text): (Done, BatchText)| {
-                    if let BatchText::Copied(text) = text {
-                        free.give(text);
-                    }
+                |(done, text): (Done, Vec<u8>)| {
+                    free.give(text);
                     out.write_all(&done.stdout).map_err(RunError::Write)?;
                     if !done.stderr.is_empty() {
                         bar.suspend(|| {
@@ -501,6 +502,94 @@ impl Run {
         out.flush().context("writing the output")?;
         Ok(run)
     }
+}
+
+/// How long a worker waits for the pieces before its own to be settled
+/// ([`Chain::turn`]). They were handed out before its own and are framed
+/// in about the time its own took, so the wait is short; if they take
+/// longer (a worker descheduled on a busy machine), the writer settles the
+/// piece and does its work when its turn to be written comes.
+const PATIENCE: Duration = Duration::from_millis(100);
+
+/// The environment variable that overrides [`PATIENCE`], in milliseconds.
+/// Not an option: tests set it to 0 so that the writer's way is taken.
+pub const PATIENCE_VAR: &str = "PGNKIT_PIECE_PATIENCE_MS";
+
+fn patience() -> Duration {
+    std::env::var(PATIENCE_VAR)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(PATIENCE, Duration::from_millis)
+}
+
+/// A piece of a mapped file after a worker had it.
+enum PieceOut<T> {
+    /// Settled and done, with the piece's end.
+    Done(T, usize),
+    /// Framed, but the pieces before it were not settled in time: its
+    /// index, its range and its games as framed from its cut.
+    Unsettled(u64, Range<usize>, FramedPiece),
+}
+
+/// Runs `work` over a mapped file on the pipeline and passes what it makes
+/// of each piece to `sink`, in order. The file is cut into pieces of about
+/// a batch each ([`cuts`]), and each worker frames its own piece, so that
+/// framing runs in parallel and each piece's text is read on one core. The
+/// pieces are settled in order ([`Chain`]), which numbers their games and
+/// lines and corrects a wrong cut. The writer gives back the pages of the
+/// file before each piece it has passed to `sink`.
+///
+/// # Errors
+/// The first error of `sink`; [`PipelineError`]s converted into `E`.
+pub fn run_pieces<T, E, W, K>(
+    pipeline: &Pipeline,
+    map: &Arc<Mapped>,
+    work: W,
+    mut sink: K,
+) -> Result<(), E>
+where
+    T: Send,
+    E: From<PipelineError>,
+    W: Fn(FramedPiece) -> T + Sync,
+    K: FnMut(T) -> Result<(), E>,
+{
+    let chain = Chain::new();
+    let patience = patience();
+    let finish = |framed: FramedPiece| {
+        let end = framed.end.at;
+        (work(framed), end)
+    };
+    let pieces = cuts(map.bytes(), batch_bytes())
+        .enumerate()
+        .map(|(index, piece)| Ok((index as u64, piece)));
+    pipeline.run(
+        pieces,
+        |(index, piece): (u64, Range<usize>)| {
+            let guess = frame_piece(map, piece.clone(), 0, 1);
+            match chain.turn(index, Some(patience)) {
+                Some(turn) => {
+                    let (done, end) = finish(turn.settle(map, piece, guess));
+                    PieceOut::Done(done, end)
+                }
+                None => PieceOut::Unsettled(index, piece, guess),
+            }
+        },
+        |out| {
+            let (done, end) = match out {
+                PieceOut::Done(done, end) => (done, end),
+                PieceOut::Unsettled(index, piece, guess) => {
+                    // Every piece before it was written, and so settled.
+                    let turn = chain
+                        .turn(index, Some(Duration::ZERO))
+                        .ok_or(PipelineError::WorkerLost)?;
+                    finish(turn.settle(map, piece, guess))
+                }
+            };
+            // The text before the piece's end is done with.
+            map.consumed(end, 0);
+            sink(done)
+        },
+    )
 }
 
 /// Why a run over one input stopped.

@@ -7,7 +7,10 @@
 //!
 //! The framer returns games without what lies between them, so the reader
 //! is wrapped in a tee that keeps every byte read since the last finished
-//! record; a record is finished when the next game is framed.
+//! record; a record is finished when the next game is framed. A mapped
+//! file with more than one job is read in pieces instead, each framed by
+//! a worker ([`run_pieces`]): a record is then the range from its game's
+//! first byte to the next game's, and nothing is copied.
 
 use std::io::{self, Read};
 use std::ops::Range;
@@ -15,11 +18,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
-use pgnkit::input::{self, BytesRead};
-use pgnkit::pgn::{GameFramer, GameInfo, ReadPgnError};
+use pgnkit::input::{self, BytesRead, Mapped};
+use pgnkit::pgn::{FramedPiece, GameFramer, GameInfo, ReadPgnError};
 use pgnkit::pipeline::{Pipeline, PipelineError};
 
-use super::games::{FreeTexts, batch_bytes, display_name, inputs};
+use super::games::{FreeTexts, batch_bytes, display_name, inputs, run_pieces};
 use super::progress::{Progress, When};
 
 /// The bytes read but not yet handed out, from absolute offset `base`.
@@ -65,10 +68,28 @@ pub struct Record {
     pub game: Range<usize>,
 }
 
-/// Records copied out for one worker.
+/// The text a batch's record ranges point into.
+pub enum RecordText {
+    /// The records copied out of the input, one after another.
+    Copied(Vec<u8>),
+    /// A mapped file: the ranges are the records' places in the file.
+    Mapped(Arc<Mapped>),
+}
+
+impl RecordText {
+    /// The bytes the ranges point into.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            RecordText::Copied(text) => text,
+            RecordText::Mapped(map) => map.bytes(),
+        }
+    }
+}
+
+/// Records for one worker.
 pub struct RecordBatch {
-    /// The records' bytes, one after another.
-    pub text: Vec<u8>,
+    /// The records' bytes.
+    pub text: RecordText,
     /// The records, in input order.
     pub items: Vec<Record>,
     /// Input bytes read when the batch was complete.
@@ -99,20 +120,21 @@ struct Records<R> {
 }
 
 impl<R: Read> Records<R> {
-    /// Moves the pending record, ending at `end`, into the batch.
-    fn complete(&mut self, end: Option<u64>, batch: &mut RecordBatch) {
+    /// Moves the pending record, ending at `end`, into the batch's `text`
+    /// and `items`.
+    fn complete(&mut self, end: Option<u64>, text: &mut Vec<u8>, items: &mut Vec<Record>) {
         let Some(p) = self.pending.take() else { return };
         let mut log = lock(&self.log);
         let end = end.unwrap_or(log.base + log.bytes.len() as u64);
         let from = (p.start - log.base) as usize;
         let to = ((end - log.base) as usize).min(log.bytes.len());
-        let at = batch.text.len();
-        batch.text.extend_from_slice(&log.bytes[from..to]);
+        let at = text.len();
+        text.extend_from_slice(&log.bytes[from..to]);
         let game_from = at + (p.game_at - p.start) as usize;
-        batch.items.push(Record {
+        items.push(Record {
             kind: p.kind,
-            record: at..batch.text.len(),
-            game: game_from..(game_from + p.game_len).min(batch.text.len()),
+            record: at..text.len(),
+            game: game_from..(game_from + p.game_len).min(text.len()),
         });
         // Drop handed-out bytes now and then, not per game: a drain moves
         // the rest of the log.
@@ -139,16 +161,13 @@ impl<R: Read> Iterator for Records<R> {
         if self.done {
             return None;
         }
-        let mut batch = RecordBatch {
-            text: self.free.take(self.limit),
-            items: Vec::new(),
-            bytes_read: 0,
-        };
-        while batch.text.len() < self.limit {
+        let mut text = self.free.take(self.limit);
+        let mut items = Vec::new();
+        while text.len() < self.limit {
             self.scratch.clear();
             match self.framer.next_game_into(&mut self.scratch) {
                 Some(Ok(info)) => {
-                    self.complete(Some(info.offset), &mut batch);
+                    self.complete(Some(info.offset), &mut text, &mut items);
                     let start = self.start_of(info.offset);
                     self.pending = Some(Pending {
                         start,
@@ -158,7 +177,7 @@ impl<R: Read> Iterator for Records<R> {
                     });
                 }
                 Some(Err(err @ ReadPgnError::GameTooLarge { offset, .. })) => {
-                    self.complete(Some(offset), &mut batch);
+                    self.complete(Some(offset), &mut text, &mut items);
                     let start = self.start_of(offset);
                     self.pending = Some(Pending {
                         start,
@@ -168,23 +187,26 @@ impl<R: Read> Iterator for Records<R> {
                     });
                 }
                 Some(Err(err)) => {
-                    self.complete(None, &mut batch);
+                    self.complete(None, &mut text, &mut items);
                     self.error = Some(err);
                     self.done = true;
                     break;
                 }
                 None => {
-                    self.complete(None, &mut batch);
+                    self.complete(None, &mut text, &mut items);
                     self.done = true;
                     break;
                 }
             }
         }
-        batch.bytes_read = self.bytes_read.get();
-        if batch.items.is_empty() {
+        if items.is_empty() {
             return self.error.take().map(Err);
         }
-        Some(Ok(batch))
+        Some(Ok(RecordBatch {
+            text: RecordText::Copied(text),
+            items,
+            bytes_read: self.bytes_read.get(),
+        }))
     }
 }
 
@@ -249,7 +271,8 @@ where
     let free = FreeTexts::default();
     let mut run = RecordsRun::default();
     // The last byte written: a file whose last game has no line break
-    // must not run into the next file's first game.
+    // must not run into the next file's first game (within a file, the
+    // records are written as they are).
     let mut last = b'\n';
     for path in inputs(files) {
         if limit.is_some_and(|n| run.written >= n) {
@@ -265,55 +288,52 @@ where
             }
         };
         let mut bar = Progress::new(progress, false, input.total_len());
-        let log = Arc::new(Mutex::new(Log::default()));
-        let records = Records {
-            bytes_read: input.bytes_read(),
-            framer: GameFramer::new(Tee {
-                inner: input,
-                log: Arc::clone(&log),
-            }),
-            log,
-            limit: batch_bytes(),
-            free: free.clone(),
-            pending: None,
-            scratch: Vec::new(),
-            started: false,
-            done: false,
-            error: None,
+        let mut file_start = true;
+        let mut write = |done: RecordsDone| {
+            if !done.stderr.is_empty() {
+                bar.suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
+            }
+            let room = limit.map_or(usize::MAX, |n| (n - run.written) as usize);
+            let take = done.ends.len().min(room);
+            let upto = if take == 0 { 0 } else { done.ends[take - 1] };
+            if upto > 0 && file_start && !matches!(last, b'\n' | b'\r') {
+                out.write_all(b"\n\n").map_err(StopReason::Write)?;
+            }
+            out.write_all(&done.stdout[..upto])
+                .map_err(StopReason::Write)?;
+            if upto > 0 {
+                last = done.stdout[upto - 1];
+                file_start = false;
+            }
+            run.written += take as u64;
+            run.games += done.games;
+            bar.advance(done.bytes_read, done.games, 0);
+            if limit.is_some_and(|n| run.written >= n) {
+                return Err(StopReason::Enough);
+            }
+            Ok(())
         };
-        let source = records.map(|b| b.map_err(StopReason::Read));
-        let result = pipeline.run(
-            source,
-            |batch: RecordBatch| {
-                let mut done = work(&name, &batch);
-                done.bytes_read = batch.bytes_read;
-                (done, batch.text)
-            },
-            |(done, text): (RecordsDone, Vec<u8>)| {
-                free.give(text);
-                if !done.stderr.is_empty() {
-                    bar.suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
-                }
-                let room = limit.map_or(usize::MAX, |n| (n - run.written) as usize);
-                let take = done.ends.len().min(room);
-                let upto = if take == 0 { 0 } else { done.ends[take - 1] };
-                if upto > 0 && last != b'\n' {
-                    out.write_all(b"\n\n").map_err(StopReason::Write)?;
-                }
-                out.write_all(&done.stdout[..upto])
-                    .map_err(StopReason::Write)?;
-                if upto > 0 {
-                    last = done.stdout[upto - 1];
-                }
-                run.written += take as u64;
-                run.games += done.games;
-                bar.advance(done.bytes_read, done.games, 0);
-                if limit.is_some_and(|n| run.written >= n) {
-                    return Err(StopReason::Enough);
-                }
-                Ok(())
-            },
-        );
+        let mut input = input;
+        let map = if pipeline.jobs() > 1 {
+            input.take_mapped().map(Arc::new)
+        } else {
+            None
+        };
+        let result = match map {
+            // A mapped file: each worker frames a piece of it itself.
+            Some(map) => run_pieces(
+                &pipeline,
+                &map,
+                |framed: FramedPiece| {
+                    let batch = piece_records(&map, framed);
+                    let mut done = work(&name, &batch);
+                    done.bytes_read = batch.bytes_read;
+                    done
+                },
+                &mut write,
+            ),
+            None => read_records(&pipeline, input, &name, &free, &work, &mut write),
+        };
         bar.finish();
         match result {
             Ok(()) | Err(StopReason::Enough) => {}
@@ -327,4 +347,96 @@ where
     }
     out.flush().context("writing the output")?;
     Ok(run)
+}
+
+/// The records of a piece of a mapped file: each game up to the next
+/// game, the file's first game from the start of the file.
+fn piece_records(map: &Arc<Mapped>, framed: FramedPiece) -> RecordBatch {
+    let starts: Vec<usize> = framed
+        .games
+        .iter()
+        .scan(framed.start.at, |at, game| {
+            match game {
+                Ok((info, _)) => *at = info.offset as usize,
+                Err(ReadPgnError::GameTooLarge { offset, .. }) => *at = *offset as usize,
+                // Not from a mapped file: an empty record where it stands.
+                Err(_) => {}
+            }
+            Some(*at)
+        })
+        .collect();
+    let items = framed
+        .games
+        .into_iter()
+        .enumerate()
+        .map(|(i, game)| {
+            let start = if i == 0 && framed.start.number == 0 {
+                0
+            } else {
+                starts[i]
+            };
+            let end = starts.get(i + 1).copied().unwrap_or(framed.end.at);
+            let (kind, game) = match game {
+                Ok((info, range)) => (Kind::Game(info), range),
+                Err(err) => (Kind::TooLarge(err), starts[i]..starts[i]),
+            };
+            Record {
+                kind,
+                record: start..end,
+                game,
+            }
+        })
+        .collect();
+    RecordBatch {
+        text: RecordText::Mapped(Arc::clone(map)),
+        items,
+        bytes_read: framed.end.at as u64,
+    }
+}
+
+/// Reads `input` as records on this thread and runs `work` over them on
+/// the pipeline.
+fn read_records<W, K>(
+    pipeline: &Pipeline,
+    input: input::Input,
+    name: &str,
+    free: &FreeTexts,
+    work: &W,
+    mut write: K,
+) -> Result<(), StopReason>
+where
+    W: Fn(&str, &RecordBatch) -> RecordsDone + Sync,
+    K: FnMut(RecordsDone) -> Result<(), StopReason>,
+{
+    let log = Arc::new(Mutex::new(Log::default()));
+    let records = Records {
+        bytes_read: input.bytes_read(),
+        framer: GameFramer::new(Tee {
+            inner: input,
+            log: Arc::clone(&log),
+        }),
+        log,
+        limit: batch_bytes(),
+        free: free.clone(),
+        pending: None,
+        scratch: Vec::new(),
+        started: false,
+        done: false,
+        error: None,
+    };
+    let source = records.map(|b| b.map_err(StopReason::Read));
+    pipeline.run(
+        source,
+        |batch: RecordBatch| {
+            let mut done = work(name, &batch);
+            done.bytes_read = batch.bytes_read;
+            (done, batch.text)
+        },
+        |(done, text): (RecordsDone, RecordText)| {
+            if let RecordText::Copied(text) = text {
+                free.give(text);
+            }
+            write(done)
+        },
+    )
 }

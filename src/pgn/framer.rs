@@ -297,6 +297,9 @@ enum Step {
     End,
     /// The buffer is exhausted before a decision.
     NeedMore,
+    /// A game would start at `pos`, at or past the framer's stop
+    /// ([`GameFramer::piece`]).
+    Stop,
 }
 
 /// Splits a byte stream into games. Memory use is bounded by the largest
@@ -358,14 +361,15 @@ pub struct GameFramer<R> {
     /// The `{` of the comment the `Comment` mode is in, relative to
     /// `game_start`.
     comment_open: usize,
-    /// Bytes of a mapped file behind the scan position that others may
-    /// still read ([`shared_map`](GameFramer::shared_map)).
-    keep_behind: usize,
+    /// Whether the pages of a mapped file behind the scan position are
+    /// given back as it goes (not for a [`piece`](GameFramer::piece)).
+    release_pages: bool,
+    /// No game starts at or past this offset in `buf`
+    /// ([`piece`](GameFramer::piece)); `usize::MAX` for a whole input.
+    stop: usize,
+    /// Where the framer stopped before a game ([`Step::Stop`]).
+    stopped: Option<usize>,
 }
-
-/// The bytes of a shared mapped file kept in memory behind the framer:
-/// more than the batches a pipeline holds in flight.
-const SHARED_KEEP: usize = 16 << 20;
 
 impl GameFramer<Input> {
     /// A framer that reads a mapped file in place ([`Input::take_mapped`]),
@@ -376,26 +380,74 @@ impl GameFramer<Input> {
         if let Some(mapped) = mapped {
             framer.filled = mapped.bytes().len();
             framer.buf = Buffer::Mapped(Arc::new(mapped));
+            framer.release_pages = true;
         }
         framer
     }
+}
 
-    /// The mapped file this framer reads in place, if it does, to share
-    /// with threads that read its games through
-    /// [`next_game_range`](Self::next_game_range) without copies. From
-    /// then on the framer keeps the last 16 MiB behind it in memory.
-    pub fn shared_map(&mut self) -> Option<Arc<Mapped>> {
-        match &self.buf {
-            Buffer::Mapped(mapped) => {
-                self.keep_behind = SHARED_KEEP;
-                Some(Arc::clone(mapped))
-            }
-            Buffer::Owned(_) => None,
-        }
+impl GameFramer<io::Empty> {
+    /// A framer over one piece of a mapped file, for framing the pieces of
+    /// one file on several threads at once. It starts at `start`, which
+    /// must be the first byte of a line, as between games; it frames every
+    /// game that starts before `stop` (the last one may end past it) and
+    /// stops where the next game would start ([`stopped_at`]).
+    ///
+    /// Its games are numbered on from `number` (the games before `start`)
+    /// and its lines counted from `line` (the line of `start`). A framer
+    /// over the whole file frames the same games from `start` on if a
+    /// game of its own starts at `start`, and only then: a caller that
+    /// cut the file at a guess checks each cut against where the piece
+    /// before it stopped (see [`crate::pgn::Chain`]).
+    ///
+    /// The framer gives no pages of the file back: the caller does, once
+    /// the pieces before a point are done ([`Mapped::consumed`]).
+    ///
+    /// [`stopped_at`]: GameFramer::stopped_at
+    pub fn piece(
+        map: Arc<Mapped>,
+        start: usize,
+        stop: usize,
+        number: u64,
+        line: u64,
+    ) -> GameFramer<io::Empty> {
+        let mut framer = GameFramer::new(io::empty());
+        framer.filled = map.bytes().len();
+        framer.pos = start.min(framer.filled);
+        framer.buf = Buffer::Mapped(map);
+        framer.stop = stop;
+        framer.number = number;
+        framer.line = line;
+        framer.game_line = line;
+        framer
     }
 }
 
 impl<R: Read> GameFramer<R> {
+    /// Where a framer over a piece ([`GameFramer::piece`]) stopped: the
+    /// first byte of the first game at or past its stop, or the end of
+    /// the file; `None` while it has not stopped. The line there is
+    /// [`line`](Self::line).
+    pub fn stopped_at(&self) -> Option<usize> {
+        if let Some(at) = self.stopped {
+            return Some(at);
+        }
+        (self.eof && self.section == Section::Between && self.pos >= self.filled)
+            .then_some(self.filled)
+    }
+
+    /// The line at the scan position (1-based, counted from the line given
+    /// to [`GameFramer::piece`]).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The number of the last game framed (0 before the first, or the
+    /// number given to [`GameFramer::piece`]).
+    pub fn number(&self) -> u64 {
+        self.number
+    }
+
     /// A framer over `reader` with the default game size bound
     /// ([`DEFAULT_MAX_GAME_BYTES`]).
     pub fn new(reader: R) -> GameFramer<R> {
@@ -419,7 +471,9 @@ impl<R: Read> GameFramer<R> {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             comments: Vec::new(),
             comment_open: 0,
-            keep_behind: 0,
+            release_pages: false,
+            stop: usize::MAX,
+            stopped: None,
         }
     }
 
@@ -467,9 +521,9 @@ impl<R: Read> GameFramer<R> {
         }
     }
 
-    /// The next game of a mapped file as its byte range in
-    /// [`shared_map`](Self::shared_map)'s bytes, with its comments appended
-    /// to `index`. For a framer over a reader the range is in a buffer
+    /// The next game of a mapped file as its byte range in the file
+    /// ([`piece`](GameFramer::piece)), with its comments appended to
+    /// `index`. For a framer over a reader the range is in a buffer
     /// that the next call changes: use
     /// [`next_game_indexed`](Self::next_game_indexed) there.
     ///
@@ -523,19 +577,20 @@ impl<R: Read> GameFramer<R> {
         }
         self.section = Section::Between;
         self.oversized = false;
-        if let Buffer::Mapped(mapped) = &self.buf {
-            mapped.consumed(self.pos, self.keep_behind);
-        }
+        self.release();
         loop {
             match self.scan() {
                 Step::End => {
                     if self.section == Section::Between {
-                        if let Buffer::Mapped(mapped) = &self.buf {
-                            mapped.consumed(self.pos, self.keep_behind);
-                        }
+                        self.release();
                         return Ok(None);
                     }
                     return self.finish_game();
+                }
+                Step::Stop => {
+                    self.stopped = Some(self.pos);
+                    self.failed = true;
+                    return Ok(None);
                 }
                 Step::NeedMore => {
                     if let Err(err) = self.fill() {
@@ -544,6 +599,16 @@ impl<R: Read> GameFramer<R> {
                     }
                 }
             }
+        }
+    }
+
+    /// Tells a mapped file that the text before the scan position is read
+    /// (not for a piece: see [`GameFramer::piece`]).
+    fn release(&self) {
+        if let Buffer::Mapped(mapped) = &self.buf
+            && self.release_pages
+        {
+            mapped.consumed(self.pos, 0);
         }
     }
 
@@ -795,6 +860,7 @@ impl<R: Read> GameFramer<R> {
                         b'%' if !indented => self.mode = Mode::SkipLine,
                         b';' if self.section == Section::Between => self.mode = Mode::SkipLine,
                         b'[' => match self.section {
+                            Section::Between if self.pos >= self.stop => return Step::Stop,
                             Section::Between | Section::Tags => {
                                 self.open_game(Section::Tags);
                                 match plain_tag_len(&self.buf[self.pos..self.filled]) {
@@ -812,6 +878,9 @@ impl<R: Read> GameFramer<R> {
                             Section::Prelude | Section::Movetext => return Step::End,
                         },
                         _ => {
+                            if self.section == Section::Between && self.pos >= self.stop {
+                                return Step::Stop;
+                            }
                             if matches!(self.section, Section::Between | Section::Tags) {
                                 self.open_game(Section::Prelude);
                             }

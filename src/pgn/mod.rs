@@ -30,6 +30,7 @@ mod error;
 mod framer;
 mod game;
 mod grammar;
+mod pieces;
 mod scan;
 mod span;
 mod tag;
@@ -48,6 +49,7 @@ pub use self::{
         Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
         symbol, tag_name, tag_pair,
     },
+    pieces::{Chain, FramedPiece, Link, Turn, cuts, frame_piece, next_cut},
     span::{LineIndex, Span},
     tag::{Tag, escape, unescape},
     writer::{

@@ -15,8 +15,22 @@ pub struct Out {
 
 /// Runs `pgnkit args` with `stdin` as standard input.
 pub fn pgnkit_in(args: &[&str], stdin: &[u8]) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(args)
+    run(Command::new(env!("CARGO_BIN_EXE_pgnkit")).args(args), stdin)
+}
+
+/// Runs `pgnkit args` with empty standard input and the environment
+/// variables `vars` set.
+pub fn pgnkit_envs(args: &[&str], vars: &[(&str, &str)]) -> Out {
+    run(
+        Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+            .args(args)
+            .envs(vars.iter().copied()),
+        b"",
+    )
+}
+
+fn run(command: &mut Command, stdin: &[u8]) -> Out {
+    let mut child = command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

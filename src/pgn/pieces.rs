@@ -1,0 +1,347 @@
+//! Framing one mapped file on several threads: the file is cut into pieces
+//! at likely game starts, each piece is framed on its own thread, and the
+//! cuts are checked in order.
+//!
+//! A cut is a guess: a `[` at the start of a line after a line that is not
+//! a tag line is where a game starts, unless it stands inside a multi-line
+//! comment. [`GameFramer::piece`] frames from a cut up to the next one, and
+//! stops where the next game after that cut starts. The cut after a piece
+//! was right exactly when that is the cut itself; when it is not, the next
+//! piece is framed again from where this one stopped ([`Chain`]). So the
+//! pieces frame the same games as one framer over the whole file, and each
+//! piece is numbered (games and lines) from the pieces before it.
+//!
+//! # Examples
+//! ```no_run
+//! use std::sync::Arc;
+//! use pgnkit::pgn::{Chain, cuts, frame_piece};
+//!
+//! let mut input = pgnkit::input::open(std::path::Path::new("games.pgn"))?;
+//! let map = Arc::new(input.take_mapped().expect("a plain file of 1 MiB or more"));
+//! let chain = Chain::new();
+//! let mut games = 0;
+//! for (index, piece) in cuts(map.bytes(), 1 << 20).enumerate() {
+//!     // On any thread: frame the piece as if it started a game.
+//!     let guess = frame_piece(&map, piece.clone(), 0, 1);
+//!     // In turn: check the cut, frame again where it was wrong.
+//!     let turn = chain.turn(index as u64, None).expect("no limit");
+//!     let framed = turn.settle(&map, piece, guess);
+//!     games += framed.games.len();
+//! }
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::ops::Range;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::input::Mapped;
+use crate::pgn::{CommentIndex, GameFramer, GameInfo, ReadPgnError};
+
+/// The pieces of `bytes`, each about `size` bytes long (at least 1), cut
+/// at likely game starts ([`next_cut`]).
+pub fn cuts(bytes: &[u8], size: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+    let size = size.max(1);
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= bytes.len() && !(start == 0 && bytes.is_empty()) {
+            return None;
+        }
+        let end = next_cut(bytes, start.saturating_add(size));
+        let piece = start..end;
+        start = end.max(start + 1);
+        Some(piece)
+    })
+}
+
+/// The first likely game start at or after `from`: a `[` that begins a
+/// line (after a line end, so never 0), after a line that does not begin
+/// with `[` (blank, movetext, a result). The length of `bytes` when there
+/// is none.
+pub fn next_cut(bytes: &[u8], from: usize) -> usize {
+    // The line end before a cut at `from` itself counts.
+    let search = from.saturating_sub(1);
+    let Some(rest) = bytes.get(search..) else {
+        return bytes.len();
+    };
+    for end in memchr::memchr2_iter(b'\n', b'\r', rest).map(|i| search + i) {
+        if bytes.get(end + 1) != Some(&b'[') {
+            continue;
+        }
+        // The line before: from the previous line end to `end`, without
+        // the `\r` of a CRLF.
+        let line_end = if bytes[end] == b'\n' && end > 0 && bytes[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
+        let line_start = memchr::memrchr2(b'\n', b'\r', &bytes[..line_end]).map_or(0, |i| i + 1);
+        let first = bytes[line_start..line_end]
+            .iter()
+            .find(|b| !matches!(b, b' ' | b'\t'));
+        if first != Some(&b'[') {
+            return end + 1;
+        }
+    }
+    bytes.len()
+}
+
+/// The games of one piece, as [`GameFramer::piece`] framed them.
+#[derive(Debug, Default)]
+pub struct FramedPiece {
+    /// Each game's place and its range in the file, or a game the framer
+    /// skipped, in input order.
+    pub games: Vec<Result<(GameInfo, Range<usize>), ReadPgnError>>,
+    /// The games' comments.
+    pub comments: CommentIndex,
+    /// Where the framer started, with the games before it and its line.
+    pub start: Link,
+    /// Where it stopped (the first byte of the next piece's first game, or
+    /// the end of the file), with the games up to there and its line.
+    pub end: Link,
+}
+
+/// A place between games: its offset, the games before it, and its line.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    /// Byte offset in the file.
+    pub at: usize,
+    /// Games before it.
+    pub number: u64,
+    /// Its 1-based line.
+    pub line: u64,
+}
+
+impl FramedPiece {
+    /// Renumbers the games as if the piece had been framed after `number`
+    /// games, from line `line`.
+    fn renumber(&mut self, number: u64, line: u64) {
+        let games = number.wrapping_sub(self.start.number);
+        let lines = line.wrapping_sub(self.start.line);
+        for game in &mut self.games {
+            let (n, l) = match game {
+                Ok((info, _)) => (&mut info.number, &mut info.first_line),
+                Err(ReadPgnError::GameTooLarge {
+                    number, first_line, ..
+                }) => (number, first_line),
+                Err(_) => continue,
+            };
+            *n = n.wrapping_add(games);
+            *l = l.wrapping_add(lines);
+        }
+        for link in [&mut self.start, &mut self.end] {
+            link.number = link.number.wrapping_add(games);
+            link.line = link.line.wrapping_add(lines);
+        }
+    }
+}
+
+/// Frames `piece` of the mapped file (see [`GameFramer::piece`]), as if
+/// `start.number` games came before it and it started on line
+/// `start.line`.
+pub fn frame_piece(map: &Arc<Mapped>, piece: Range<usize>, number: u64, line: u64) -> FramedPiece {
+    let mut framer = GameFramer::piece(Arc::clone(map), piece.start, piece.end, number, line);
+    let mut framed = FramedPiece {
+        start: Link {
+            at: piece.start,
+            number,
+            line,
+        },
+        ..FramedPiece::default()
+    };
+    while let Some(game) = framer.next_game_range(&mut framed.comments) {
+        framed.games.push(game);
+    }
+    framed.end = Link {
+        at: framer.stopped_at().unwrap_or(map.bytes().len()),
+        number: framer.number(),
+        line: framer.line(),
+    };
+    framed
+}
+
+/// The order in which pieces are settled: each piece's cut is checked
+/// against where the piece before it stopped, and its games numbered on
+/// from it. Shared by the threads that frame the pieces.
+#[derive(Debug)]
+pub struct Chain {
+    /// The next piece to settle, and where its first game starts.
+    next: Mutex<(u64, Link)>,
+    settled: Condvar,
+}
+
+impl Default for Chain {
+    fn default() -> Chain {
+        Chain::new()
+    }
+}
+
+impl Chain {
+    /// A chain whose first piece starts the file.
+    pub fn new() -> Chain {
+        let start = Link {
+            at: 0,
+            number: 0,
+            line: 1,
+        };
+        Chain {
+            next: Mutex::new((0, start)),
+            settled: Condvar::new(),
+        }
+    }
+
+    /// Waits until every piece before piece `index` (0-based, in file
+    /// order) is settled, for at most `patience` (`None`: as long as it
+    /// takes), and gives the piece its turn to settle; `None` if the
+    /// pieces before it took longer, or if it was settled already.
+    pub fn turn(&self, index: u64, patience: Option<Duration>) -> Option<Turn<'_>> {
+        let next = self.next.lock().unwrap_or_else(PoisonError::into_inner);
+        let waiting = |next: &mut (u64, Link)| next.0 < index;
+        let next = match patience {
+            None => self
+                .settled
+                .wait_while(next, waiting)
+                .unwrap_or_else(PoisonError::into_inner),
+            Some(patience) => {
+                self.settled
+                    .wait_timeout_while(next, patience, waiting)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
+        };
+        (next.0 == index).then(|| Turn {
+            chain: self,
+            index,
+            start: next.1,
+        })
+    }
+}
+
+/// A piece's turn to settle ([`Chain::turn`]): every piece before it is
+/// settled. The chain waits until [`settle`](Turn::settle) is called.
+#[derive(Debug)]
+#[must_use = "the pieces after this one wait until it is settled"]
+pub struct Turn<'a> {
+    chain: &'a Chain,
+    index: u64,
+    start: Link,
+}
+
+impl Turn<'_> {
+    /// Where the piece's first game starts, with the games before it and
+    /// its line: where the piece before it stopped.
+    pub fn start(&self) -> Link {
+        self.start
+    }
+
+    /// Settles the piece: `guess`, framed from the piece's cut, if the
+    /// piece before it stopped right at the cut; nothing, if that piece
+    /// ran past this one's end; otherwise the piece framed again from
+    /// where the piece before it stopped. The games come numbered on from
+    /// the pieces before, and the next piece gets its turn.
+    pub fn settle(
+        self,
+        map: &Arc<Mapped>,
+        piece: Range<usize>,
+        mut guess: FramedPiece,
+    ) -> FramedPiece {
+        let start = self.start;
+        let framed = if start.at == piece.start {
+            guess.renumber(start.number, start.line);
+            guess
+        } else if start.at >= piece.end {
+            FramedPiece {
+                start,
+                end: start,
+                ..FramedPiece::default()
+            }
+        } else {
+            frame_piece(map, start.at..piece.end, start.number, start.line)
+        };
+        let mut next = self
+            .chain
+            .next
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        *next = (self.index + 1, framed.end);
+        drop(next);
+        self.chain.settled.notify_all();
+        framed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_fall_on_tag_lines_after_other_lines() {
+        let text = b"[A \"1\"]\n[B \"2\"]\n\n1. e4 *\n[C \"3\"]\r\n\r\n1. d4 *\r\n\r\n[D \"4\"]\r[E \"5\"]\r\r1. c4 *";
+        let starts: Vec<usize> = [b"[C", b"[D"]
+            .iter()
+            .map(|pat| text.windows(2).position(|w| w == *pat).expect("in text"))
+            .collect();
+        // Not after a tag line ([B], [E]), nor inside the first line.
+        assert_eq!(next_cut(text, 0), starts[0]);
+        assert_eq!(next_cut(text, starts[0]), starts[0]);
+        assert_eq!(next_cut(text, starts[0] + 1), starts[1]);
+        assert_eq!(next_cut(text, starts[1] + 1), text.len());
+        assert_eq!(next_cut(text, text.len() + 5), text.len());
+        // Pieces cover the text, in order, without gaps.
+        for size in [1, 2, 10, 1000] {
+            let pieces: Vec<_> = cuts(text, size).collect();
+            assert_eq!(pieces.first().map(|p| p.start), Some(0));
+            assert_eq!(pieces.last().map(|p| p.end), Some(text.len()));
+            assert!(pieces.windows(2).all(|w| w[0].end == w[1].start));
+            assert!(pieces.iter().all(|p| p.start < p.end));
+        }
+        assert_eq!(cuts(b"", 10).collect::<Vec<_>>(), vec![0..0]);
+    }
+
+    #[test]
+    fn turns_come_in_order() {
+        let chain = Chain::new();
+        assert!(
+            chain.turn(1, Some(Duration::ZERO)).is_none(),
+            "piece 0 first"
+        );
+        let turn = chain.turn(0, Some(Duration::ZERO)).expect("piece 0's turn");
+        assert_eq!(
+            turn.start(),
+            Link {
+                at: 0,
+                number: 0,
+                line: 1
+            }
+        );
+        // Settling needs a map; advance the chain as `settle` does.
+        let next = Link {
+            at: 10,
+            number: 2,
+            line: 5,
+        };
+        *chain.next.lock().unwrap_or_else(PoisonError::into_inner) = (1, next);
+        chain.settled.notify_all();
+        assert!(
+            chain.turn(0, Some(Duration::ZERO)).is_none(),
+            "settled already"
+        );
+        let waiter = std::thread::scope(|s| {
+            let waiter = s.spawn(|| chain.turn(2, None).map(|t| t.start()));
+            std::thread::sleep(Duration::from_millis(20));
+            let turn = chain.turn(1, None).expect("piece 1's turn");
+            assert_eq!(turn.start(), next);
+            *chain.next.lock().unwrap_or_else(PoisonError::into_inner) = (
+                2,
+                Link {
+                    at: 20,
+                    number: 3,
+                    line: 9,
+                },
+            );
+            chain.settled.notify_all();
+            waiter.join()
+        });
+        assert_eq!(waiter.ok().flatten().map(|l| l.at), Some(20));
+    }
+}
