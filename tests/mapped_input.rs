@@ -11,7 +11,7 @@ use std::fs::File;
 use pgnkit::input::{self, MAP_MIN_BYTES};
 use std::sync::Arc;
 
-use pgnkit::pgn::{Chain, GameFramer, ReadPgnError, cuts, frame_piece};
+use pgnkit::pgn::{Chain, GameFramer, RawGame, ReadPgnError, cuts, frame_piece};
 
 /// Games in every line-end style, with the framing traps: tag lines inside
 /// multi-line comments, a `{` in a `;` comment and in a tag value, escape
@@ -49,19 +49,25 @@ type Framed = Result<(u64, u64, u64, Vec<u8>, usize), String>;
 fn frame<R: std::io::Read>(mut framer: GameFramer<R>) -> Vec<Framed> {
     let mut games = Vec::new();
     while let Some(game) = framer.next_game() {
-        games.push(match game {
-            Ok(g) => Ok((
-                g.number,
-                g.offset,
-                g.first_line,
-                g.bytes.to_vec(),
-                g.comments.len(),
-            )),
-            Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err.to_string()),
-            Err(err) => panic!("{err}"),
-        });
+        games.push(summary(game));
     }
     games
+}
+
+/// What the tests compare of a framed game: where it came from, its text
+/// and its comment count; or the refusal of an oversized game.
+fn summary(game: Result<RawGame<'_>, ReadPgnError>) -> Framed {
+    match game {
+        Ok(g) => Ok((
+            g.number,
+            g.offset,
+            g.first_line,
+            g.bytes.to_vec(),
+            g.comments.len(),
+        )),
+        Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err.to_string()),
+        Err(err) => panic!("{err}"),
+    }
 }
 
 #[test]
@@ -127,20 +133,9 @@ fn pieces_frame_like_one_framer() {
             }
             let framed = turn.settle(&map, piece, guess);
             for game in framed.games {
-                games.push(match game {
-                    Ok((info, range)) => {
-                        let raw = info.with_text(&map.bytes()[range], &framed.comments);
-                        Ok((
-                            raw.number,
-                            raw.offset,
-                            raw.first_line,
-                            raw.bytes.to_vec(),
-                            raw.comments.len(),
-                        ))
-                    }
-                    Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err.to_string()),
-                    Err(err) => panic!("{err}"),
-                });
+                games.push(summary(game.map(|(info, range)| {
+                    info.with_text(&map.bytes()[range], &framed.comments)
+                })));
             }
         }
         assert_eq!(games.len(), whole.len(), "pieces of {size}");
