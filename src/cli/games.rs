@@ -424,7 +424,7 @@ impl Run {
             if let Some(map) = input.take_mapped() {
                 // A mapped file: each worker frames a piece of it itself.
                 let map = Arc::new(map);
-                let work = |framed: FramedPiece| {
+                let piece_work = |framed: FramedPiece| {
                     let items: Vec<Item> = framed
                         .games
                         .into_iter()
@@ -437,7 +437,7 @@ impl Run {
                     done.bytes_read = framed.end.at as u64;
                     done
                 };
-                let result = run_pieces(&pipeline, &map, work, |done: Done| {
+                let result = run_pieces(&pipeline, &map, piece_work, |done: Done| {
                     out.write_all(&done.stdout).map_err(RunError::Write)?;
                     if !done.stderr.is_empty() {
                         bar.suspend(|| {
