@@ -9,7 +9,8 @@
 //! size times `in_flight`, independent of the input's size.
 //!
 //! With one job everything runs on the caller's thread, in order, with no
-//! pool at all: `--jobs 1` is exactly sequential.
+//! pool at all: `--jobs 1` is exactly sequential. So does a source of a
+//! single item (a small input), whatever the number of jobs.
 
 use std::collections::BTreeMap;
 use std::sync::mpsc;
@@ -100,12 +101,21 @@ impl Pipeline {
         K: FnMut(O) -> Result<(), E>,
         E: From<PipelineError>,
     {
-        if self.jobs <= 1 {
-            for item in source {
+        let mut source = source.into_iter().fuse();
+        // A source of one item (a small input: one batch) needs no pool;
+        // starting one would cost more than the work.
+        let first = source.next();
+        let second = match first {
+            Some(_) if self.jobs > 1 => source.next(),
+            _ => None,
+        };
+        if second.is_none() {
+            for item in first.into_iter().chain(source) {
                 sink(work(item?))?;
             }
             return Ok(());
         }
+        let source = first.into_iter().chain(second).chain(source);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.jobs)
             .thread_name(|i| format!("pgnkit-worker-{i}"))
@@ -177,6 +187,28 @@ mod tests {
             })
             .unwrap();
         out
+    }
+
+    #[test]
+    fn one_item_runs_on_the_callers_thread() {
+        let caller = std::thread::current().id();
+        for n in [0, 1, 2] {
+            let mut threads = Vec::new();
+            let items = (0..n).map(Ok::<u64, PipelineError>);
+            Pipeline::new(4)
+                .run(
+                    items,
+                    |_| std::thread::current().id(),
+                    |id| {
+                        threads.push(id);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            assert_eq!(threads.len(), n as usize);
+            let on_caller = threads.iter().filter(|&&id| id == caller).count();
+            assert_eq!(on_caller, if n == 2 { 0 } else { n as usize }, "{n} items");
+        }
     }
 
     #[test]

@@ -675,12 +675,14 @@ impl<R: Read> GameFramer<R> {
                     buf.resize(len + (len / 4).max(1024), 0);
                 }
             } else {
-                let target = if len == 0 {
-                    INITIAL_BUFFER.min(self.max_game_bytes)
+                if len == 0 {
+                    // Zeroed by the allocator, page by page as the reads
+                    // reach them: a short input touches one page, not
+                    // 256 KiB of `resize`'s zeroing.
+                    *buf = vec![0; INITIAL_BUFFER.min(self.max_game_bytes)];
                 } else {
-                    (len * 2).min(self.max_game_bytes.max(len + 1024))
-                };
-                buf.resize(target, 0);
+                    buf.resize((len * 2).min(self.max_game_bytes.max(len + 1024)), 0);
+                }
             }
         }
         loop {
