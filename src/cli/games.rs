@@ -378,116 +378,68 @@ impl Run {
                 }
             };
             let mut bar = Progress::new(progress, quiet, input.total_len());
-            if pipeline.jobs() == 1 {
-                // One job: games straight from the framer's buffer, no
-                // batches to copy into.
-                let bytes_read = input.bytes_read();
-                let mut framer = GameFramer::for_input(input);
-                let mut items = Vec::with_capacity(1);
-                let mut comments = CommentIndex::new();
-                let mut failed = None;
-                while let Some(raw) = framer.next_game() {
-                    items.clear();
-                    let done = match raw {
-                        Ok(raw) => {
-                            comments.clear();
-                            let info = comments.add(&raw);
-                            items.push(Item::Game(info, 0..raw.bytes.len()));
-                            work(&name, &Games::new(raw.bytes, &comments, &items))
-                        }
-                        Err(err @ ReadPgnError::GameTooLarge { .. }) => {
-                            items.push(Item::TooLarge(err));
-                            work(&name, &Games::new(&[], &comments, &items))
-                        }
-                        Err(err) => {
-                            failed = Some(err);
-                            break;
-                        }
-                    };
-                    out.write_all(&done.stdout).context("writing the output")?;
-                    if !done.stderr.is_empty() {
-                        bar.suspend(|| {
-                            let _ = io::stderr().lock().write_all(&done.stderr);
-                        });
-                    }
-                    bar.advance(bytes_read.get(), done.stats.games, done.stats.errors);
-                    run.stats.add(&done.stats);
+            let mut write = |done: Done| {
+                out.write_all(&done.stdout).map_err(RunError::Write)?;
+                if !done.stderr.is_empty() {
+                    bar.suspend(|| {
+                        let _ = io::stderr().lock().write_all(&done.stderr);
+                    });
                 }
-                bar.finish();
-                if let Some(err) = failed {
-                    eprintln!("pgnkit: {name}: {err}");
-                    run.io_error = true;
-                }
-                continue;
-            }
-            let mut input = input;
-            if let Some(map) = input.take_mapped() {
-                // A mapped file: each worker frames a piece of it itself.
-                let map = Arc::new(map);
-                let piece_work = |framed: FramedPiece| {
-                    let items: Vec<Item> = framed
-                        .games
-                        .into_iter()
-                        .map(|game| match game {
-                            Ok((info, range)) => Item::Game(info, range),
-                            Err(err) => Item::TooLarge(err),
-                        })
-                        .collect();
-                    let mut done = work(&name, &Games::new(map.bytes(), &framed.comments, &items));
-                    done.bytes_read = framed.end.at as u64;
-                    done
-                };
-                let result = run_pieces(&pipeline, &map, piece_work, |done: Done| {
-                    out.write_all(&done.stdout).map_err(RunError::Write)?;
-                    if !done.stderr.is_empty() {
-                        bar.suspend(|| {
-                            let _ = io::stderr().lock().write_all(&done.stderr);
-                        });
-                    }
-                    bar.advance(done.bytes_read, done.stats.games, done.stats.errors);
-                    run.stats.add(&done.stats);
-                    Ok(())
-                });
-                bar.finish();
-                match result {
-                    Ok(()) | Err(RunError::Read(_)) => {}
-                    Err(RunError::Write(err)) => return Err(err).context("writing the output"),
-                    Err(RunError::Pipeline(err)) => return Err(err.into()),
-                }
-                continue;
-            }
-            let bytes_read = input.bytes_read();
-            let batches = Batches {
-                bytes_read,
-                framer: GameFramer::for_input(input),
-                limit: batch_bytes(),
-                free: free.clone(),
-                error: None,
-                done: false,
+                bar.advance(done.bytes_read, done.stats.games, done.stats.errors);
+                run.stats.add(&done.stats);
+                Ok(())
             };
-            let source = batches.map(|b| b.map_err(RunError::Read));
-            let result = pipeline.run(
-                source,
-                |batch: Batch| {
-                    let games = Games::new(&batch.text, &batch.comments, &batch.items);
-                    let mut done = work(&name, &games);
-                    done.bytes_read = batch.bytes_read;
-                    (done, batch.text)
-                },
-                |(done, text): (Done, Vec<u8>)| {
-                    free.give(text);
-                    out.write_all(&done.stdout).map_err(RunError::Write)?;
-                    if !done.stderr.is_empty() {
-                        bar.suspend(|| {
-                            let mut err = io::stderr().lock();
-                            let _ = err.write_all(&done.stderr);
-                        });
-                    }
-                    bar.advance(done.bytes_read, done.stats.games, done.stats.errors);
-                    run.stats.add(&done.stats);
-                    Ok(())
-                },
-            );
+            let mut input = input;
+            let map = match pipeline.jobs() {
+                1 => None,
+                _ => input.take_mapped().map(Arc::new),
+            };
+            let result = match map {
+                None if pipeline.jobs() == 1 => one_job(input, &name, &work, &mut write),
+                // A mapped file: each worker frames a piece of it itself.
+                Some(map) => run_pieces(
+                    &pipeline,
+                    &map,
+                    |framed: FramedPiece| {
+                        let items: Vec<Item> = framed
+                            .games
+                            .into_iter()
+                            .map(|game| match game {
+                                Ok((info, range)) => Item::Game(info, range),
+                                Err(err) => Item::TooLarge(err),
+                            })
+                            .collect();
+                        let mut done =
+                            work(&name, &Games::new(map.bytes(), &framed.comments, &items));
+                        done.bytes_read = framed.end.at as u64;
+                        done
+                    },
+                    &mut write,
+                ),
+                None => {
+                    let batches = Batches {
+                        bytes_read: input.bytes_read(),
+                        framer: GameFramer::for_input(input),
+                        limit: batch_bytes(),
+                        free: free.clone(),
+                        error: None,
+                        done: false,
+                    };
+                    pipeline.run(
+                        batches.map(|b| b.map_err(RunError::Read)),
+                        |batch: Batch| {
+                            let games = Games::new(&batch.text, &batch.comments, &batch.items);
+                            let mut done = work(&name, &games);
+                            done.bytes_read = batch.bytes_read;
+                            (done, batch.text)
+                        },
+                        |(done, text): (Done, Vec<u8>)| {
+                            free.give(text);
+                            write(done)
+                        },
+                    )
+                }
+            };
             bar.finish();
             match result {
                 Ok(()) => {}
@@ -502,6 +454,38 @@ impl Run {
         out.flush().context("writing the output")?;
         Ok(run)
     }
+}
+
+/// Runs `work` over one input with one job: games straight from the
+/// framer's buffer, one at a time, no batches to copy into.
+fn one_job<W, K>(input: input::Input, name: &str, work: &W, mut write: K) -> Result<(), RunError>
+where
+    W: Fn(&str, &Games<'_>) -> Done,
+    K: FnMut(Done) -> Result<(), RunError>,
+{
+    let bytes_read = input.bytes_read();
+    let mut framer = GameFramer::for_input(input);
+    let mut items = Vec::with_capacity(1);
+    let mut comments = CommentIndex::new();
+    while let Some(raw) = framer.next_game() {
+        items.clear();
+        let mut done = match raw {
+            Ok(raw) => {
+                comments.clear();
+                let info = comments.add(&raw);
+                items.push(Item::Game(info, 0..raw.bytes.len()));
+                work(name, &Games::new(raw.bytes, &comments, &items))
+            }
+            Err(err @ ReadPgnError::GameTooLarge { .. }) => {
+                items.push(Item::TooLarge(err));
+                work(name, &Games::new(&[], &comments, &items))
+            }
+            Err(err) => return Err(RunError::Read(err)),
+        };
+        done.bytes_read = bytes_read.get();
+        write(done)?;
+    }
+    Ok(())
 }
 
 /// How long a worker waits for the pieces before its own to be settled

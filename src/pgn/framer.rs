@@ -418,22 +418,17 @@ impl GameFramer<io::Empty> {
         framer.stop = stop;
         framer.number = number;
         framer.line = line;
-        framer.game_line = line;
         framer
     }
 }
 
 impl<R: Read> GameFramer<R> {
     /// Where a framer over a piece ([`GameFramer::piece`]) stopped: the
-    /// first byte of the first game at or past its stop, or the end of
-    /// the file; `None` while it has not stopped. The line there is
-    /// [`line`](Self::line).
+    /// first byte of the first game at or past its stop; `None` while it
+    /// has not stopped, and when it ran to the end of the input. The line
+    /// there is [`line`](Self::line).
     pub fn stopped_at(&self) -> Option<usize> {
-        if let Some(at) = self.stopped {
-            return Some(at);
-        }
-        (self.eof && self.section == Section::Between && self.pos >= self.filled)
-            .then_some(self.filled)
+        self.stopped
     }
 
     /// The line at the scan position (1-based, counted from the line given

@@ -137,8 +137,7 @@ impl FramedPiece {
 }
 
 /// Frames `piece` of the mapped file (see [`GameFramer::piece`]), as if
-/// `start.number` games came before it and it started on line
-/// `start.line`.
+/// `number` games came before it and it started on line `line`.
 pub fn frame_piece(map: &Arc<Mapped>, piece: Range<usize>, number: u64, line: u64) -> FramedPiece {
     let mut framer = GameFramer::piece(Arc::clone(map), piece.start, piece.end, number, line);
     let mut framed = FramedPiece {
