@@ -100,26 +100,62 @@ impl Marks {
 }
 
 /// The `{…}` comments of one game as the framer found them: the offsets of
-/// each comment's `{` and of the first `}` after it, in the game's text.
+/// each comment's `{` and of the first `}` after it, in the game's text;
+/// and, before them, the stops of each tag pair of the common shape
+/// `[Name "value"]` ([`crate::pgn::scan::tag_stops`]).
 ///
-/// The framer passes over every comment to find where games end; with
-/// this index the tokenizer passes over them again without searching.
-/// Only a framer makes one, so the offsets always hold.
+/// The framer passes over every comment and tag line to find where games
+/// end; with this index the tokenizer passes over them again without
+/// searching. Only a framer makes one, so the offsets always hold.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Comments<'a>(&'a [[u32; 2]]);
+
+/// Marks an entry of a [`Comments`] index as a tag pair: its first word is
+/// the offset of the `[` with this bit set, its second the stops packed
+/// by [`pack_tag_stops`].
+pub(crate) const TAG_ENTRY: u32 = 1 << 31;
+
+/// The stops of a tag pair `[open, close, end]` (offsets from its `[`) in
+/// one word, when they fit: `open` in 8 bits, `close` and `end` in 12.
+#[inline]
+pub(crate) fn pack_tag_stops([open, close, end]: [usize; 3]) -> Option<u32> {
+    (open < 1 << 8 && close < 1 << 12 && end < 1 << 12)
+        .then_some((open | close << 8 | end << 20) as u32)
+}
+
+/// The stops that [`pack_tag_stops`] packed.
+#[inline]
+pub(crate) fn unpack_tag_stops(word: u32) -> [usize; 3] {
+    let word = word as usize;
+    [word & 0xff, (word >> 8) & 0xfff, word >> 20]
+}
 
 impl<'a> Comments<'a> {
     /// How many comments the index holds.
     pub fn len(self) -> usize {
-        self.0.len()
+        self.comment_spans().count()
     }
 
     /// Whether the index holds no comment.
     pub fn is_empty(self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
     }
 
     /// The comments as `[open, close]` offsets, in order.
+    pub fn comment_spans(self) -> impl Iterator<Item = [u32; 2]> + 'a {
+        self.0
+            .iter()
+            .copied()
+            .filter(|[open, _]| open & TAG_ENTRY == 0)
+    }
+
+    /// An index of these entries, for tests of its readers.
+    #[cfg(test)]
+    pub(crate) fn from_spans(spans: &'a [[u32; 2]]) -> Comments<'a> {
+        Comments(spans)
+    }
+
+    /// The index's entries, tag pairs and comments, in order.
     pub(crate) fn spans(self) -> &'a [[u32; 2]] {
         self.0
     }
@@ -799,7 +835,7 @@ impl<R: Read> GameFramer<R> {
     }
 
     /// Passes over the common tag lines that follow a tag pair's `]` at
-    /// once: `\n` or `\r\n`, then a pair [`plain_tag_len`] reads, as many
+    /// once: `\n` or `\r\n`, then a pair [`plain_tag_stops`] reads, as many
     /// times as they come. What the `TagTail` and `LineStart` modes would do
     /// byte by byte; anything else is left to them.
     #[inline]
@@ -812,10 +848,14 @@ impl<R: Read> GameFramer<R> {
                 [b'\r', b'\n', b'[', ..] => 2,
                 _ => return,
             };
-            let Some(len) = plain_tag_len(&rest[line_end..]) else {
+            let Some(stops) = plain_tag_stops(&rest[line_end..]) else {
                 return;
             };
-            self.pos += line_end + len;
+            if !self.oversized {
+                let at = self.pos + line_end - self.game_start;
+                record_tag(&mut self.comments, at, stops);
+            }
+            self.pos += line_end + stops[2] + 1;
             self.line += 1;
         }
     }
@@ -860,9 +900,13 @@ impl<R: Read> GameFramer<R> {
                             Section::Between if self.pos >= self.stop => return Step::Stop,
                             Section::Between | Section::Tags => {
                                 self.open_game(Section::Tags);
-                                match plain_tag_len(&self.buf[self.pos..self.filled]) {
-                                    Some(len) => {
-                                        self.pos += len;
+                                match plain_tag_stops(&self.buf[self.pos..self.filled]) {
+                                    Some(stops) => {
+                                        if !self.oversized {
+                                            let at = self.pos - self.game_start;
+                                            record_tag(&mut self.comments, at, stops);
+                                        }
+                                        self.pos += stops[2] + 1;
                                         self.mode = Mode::TagTail;
                                         self.plain_tag_lines();
                                     }
@@ -1019,8 +1063,19 @@ static TAG_STOPS: [[bool; 256]; 2] = {
 /// value holds no escape and no line end comes first. `None` for anything
 /// else, which the `Tag` mode then reads byte by byte.
 #[inline]
-fn plain_tag_len(bytes: &[u8]) -> Option<usize> {
-    scan::tag_stops(bytes).map(|[_, _, end]| end + 1)
+fn plain_tag_stops(bytes: &[u8]) -> Option<[usize; 3]> {
+    scan::tag_stops(bytes)
+}
+
+/// Records a tag pair of the current game by its `[` (relative to the
+/// game's start) and its stops; none where they do not fit the index.
+#[inline]
+fn record_tag(comments: &mut Vec<[u32; 2]>, at: usize, stops: [usize; 3]) {
+    if let (Ok(at), Some(stops)) = (u32::try_from(at), pack_tag_stops(stops))
+        && at & TAG_ENTRY == 0
+    {
+        comments.push([at | TAG_ENTRY, stops]);
+    }
 }
 
 /// Records a complete comment of the current game by its `{` and `}`
@@ -1340,7 +1395,7 @@ mod tests {
         let mut found = Vec::new();
         while let Some(game) = framer.next_game() {
             let game = game.expect("no error");
-            for &[open, close] in game.comments.spans() {
+            for [open, close] in game.comments.comment_spans() {
                 let (open, close) = (open as usize, close as usize);
                 assert_eq!(game.bytes[open], b'{');
                 assert_eq!(
@@ -1351,6 +1406,41 @@ mod tests {
             }
         }
         assert_eq!(found, ["{pre\n[B]}", "{a}", "{b\r\n}", "{c}", "{d}", "{e}"]);
+    }
+
+    #[test]
+    fn tag_index_holds_the_stops_of_each_plain_tag_pair() {
+        // Plain pairs, on their own lines and after one another; a pair
+        // with an escape and one too long for the packed stops are read
+        // byte by byte, and not indexed.
+        let long = format!("[Long \"{}\"]", "x".repeat(5000));
+        let input = format!(
+            "[A \"1\"]\r\n[Bb  \"x]y\" ]\n[C \"a\\\"b\"]\n{long}\n[D \"\"]\n\n1. e4 {{c}} *\n[E \"2\"] *"
+        );
+        let mut framer = GameFramer::new(input.as_bytes());
+        let mut found = Vec::new();
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("no error");
+            for &[at, stops] in game.comments.spans() {
+                if at & TAG_ENTRY == 0 {
+                    continue;
+                }
+                let at = (at & !TAG_ENTRY) as usize;
+                let text = &game.bytes[at..];
+                assert_eq!(Some(unpack_tag_stops(stops)), scan::tag_stops(text));
+                let end = unpack_tag_stops(stops)[2];
+                found.push(String::from_utf8_lossy(&text[..=end]).into_owned());
+            }
+            assert_eq!(game.comments.len(), usize::from(game.number == 1));
+        }
+        assert_eq!(
+            found,
+            ["[A \"1\"]", "[Bb  \"x]y\" ]", "[D \"\"]", "[E \"2\"]"]
+        );
+        assert_eq!(pack_tag_stops([255, 4095, 4095]), Some(0xffff_ffff));
+        assert_eq!(unpack_tag_stops(0xffff_ffff), [255, 4095, 4095]);
+        assert_eq!(pack_tag_stops([256, 300, 301]), None);
+        assert_eq!(pack_tag_stops([1, 4096, 4097]), None);
     }
 
     #[test]

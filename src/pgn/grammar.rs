@@ -18,7 +18,7 @@ use nom::{
 
 use crate::notation::is_ep_mark;
 use crate::pgn::error::ParsePgnErrorKind;
-use crate::pgn::framer::{Comments, RawGame};
+use crate::pgn::framer::{Comments, RawGame, TAG_ENTRY, unpack_tag_stops};
 use crate::pgn::scan;
 use crate::pgn::span::Span;
 
@@ -253,15 +253,39 @@ fn plain_tag_pair(input: &[u8]) -> Option<(usize, &[u8], &[u8])> {
     if input.first() != Some(&b'[') {
         return None;
     }
-    let [open, close, end] = scan::tag_stops(input)?;
-    let is_blank = |b: &u8| matches!(b, b' ' | b'\t');
-    let head = &input[1..open];
-    let first = head.iter().position(|b| !is_blank(b))?;
-    let last = head.iter().rposition(|b| !is_blank(b))?;
-    let name = &head[first..=last];
-    if !name.iter().all(|&b| CLASS[usize::from(b)] & TAG_NAME != 0) {
+    plain_tag_with_stops(input, scan::tag_stops(input)?)
+}
+
+/// [`plain_tag_pair`] with the stops of [`scan::tag_stops`] already found
+/// (by the framer). Stops that do not stand on a `"`, `"` and `]` in order
+/// (another text's) give `None`.
+#[inline]
+fn plain_tag_with_stops(
+    input: &[u8],
+    [open, close, end]: [usize; 3],
+) -> Option<(usize, &[u8], &[u8])> {
+    if !(0 < open && open < close && close < end)
+        || input.get(end) != Some(&b']')
+        || input[open] != b'"'
+        || input[close] != b'"'
+    {
         return None;
     }
+    let is_blank = |b: &u8| matches!(b, b' ' | b'\t');
+    let is_name = |name: &[u8]| name.iter().all(|&b| CLASS[usize::from(b)] & TAG_NAME != 0);
+    let name = match &input[1..open] {
+        // The common spelling: the name, one space.
+        [name @ .., b' '] if !name.is_empty() && is_name(name) => name,
+        head => {
+            let first = head.iter().position(|b| !is_blank(b))?;
+            let last = head.iter().rposition(|b| !is_blank(b))?;
+            let name = &head[first..=last];
+            if !is_name(name) {
+                return None;
+            }
+            name
+        }
+    };
     if !input[close + 1..end].iter().all(is_blank) {
         return None;
     }
@@ -481,11 +505,38 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// [`plain_tag_pair`] of the text at `pos`, with the stops from the
+    /// framer's index when it holds that tag pair.
+    #[inline(always)]
+    fn plain_tag_at(&mut self, pos: usize) -> Option<(usize, &'a [u8], &'a [u8])> {
+        let input = &self.source[pos..];
+        while let Some((&[at, stops], rest)) = self.comments.split_first() {
+            if at & TAG_ENTRY == 0 {
+                // Comments: the tag pairs are behind.
+                break;
+            }
+            let at = (at & !TAG_ENTRY) as usize;
+            if at > pos {
+                break;
+            }
+            self.comments = rest;
+            if at == pos {
+                return plain_tag_with_stops(input, unpack_tag_stops(stops));
+            }
+        }
+        plain_tag_pair(input)
+    }
+
     /// The `}` of the comment whose `{` is at `open`: from the framer's
     /// index when it holds that comment, else by searching.
     #[inline(never)]
     fn comment_close(&mut self, open: usize) -> Option<usize> {
         while let Some((&[o, c], rest)) = self.comments.split_first() {
+            if o & TAG_ENTRY != 0 {
+                // A tag pair the tag reader passed by.
+                self.comments = rest;
+                continue;
+            }
             let o = o as usize;
             if o > open {
                 break;
@@ -576,7 +627,7 @@ impl<'a> Tokens<'a> {
         if src.get(pos) != Some(&b'[') {
             return None;
         }
-        let (len, name, value) = plain_tag_pair(&src[pos..])?;
+        let (len, name, value) = self.plain_tag_at(pos)?;
         self.pos = pos + len;
         Some((name, value, Span::new(pos, pos + len)))
     }
@@ -667,7 +718,7 @@ impl<'a> Tokens<'a> {
     fn tag_token(&mut self, start: usize) -> Token<'a> {
         let input = &self.source[start..];
         if self.in_tags
-            && let Some((len, name, value)) = plain_tag_pair(input)
+            && let Some((len, name, value)) = self.plain_tag_at(start)
         {
             self.pos = start + len;
             return self.token(TokenKind::Tag { name, value }, start);
@@ -955,6 +1006,41 @@ mod tests {
             }
         }
         assert!(plain > 1000, "{plain}");
+    }
+
+    #[test]
+    fn framer_index_changes_no_token_and_a_wrong_one_stays_in_the_text() {
+        let input: &[u8] =
+            b"[Event \"A\"]\n[Site  \"x]{y\" ]\n[Round \"1\\\"\"]\n\n1. e4 {a} e5 {b\n[c]} *\n\n\
+            [White \"Nuss\"] [Black \"B\"]\n[Result \"1-0\"]\n1. d4 {long comment here} d5 1-0\n\n\
+            [X \"\"]\n{pre} 1. c4 *\n";
+        let mut framer = crate::pgn::GameFramer::new(input);
+        let mut games = Vec::new();
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("no error");
+            let (bytes, comments) = (game.bytes.to_vec(), game.comments.spans().to_vec());
+            games.push((bytes, comments));
+        }
+        assert_eq!(games.len(), 3);
+        let tags = games
+            .iter()
+            .flat_map(|(_, c)| c)
+            .filter(|[at, _]| at & TAG_ENTRY != 0);
+        // Not indexed: the pair with an escape, and the second pair on a
+        // line (read byte by byte by the framer).
+        assert_eq!(tags.count(), 5);
+        for (bytes, own) in &games {
+            let bare: Vec<_> = Tokens::new(bytes).collect();
+            let indexed: Vec<_> = Tokens::with_comments(bytes, Comments::from_spans(own)).collect();
+            assert_eq!(indexed, bare);
+            for (_, other) in &games {
+                // Another game's index: wrong tokens may come out, but
+                // nothing outside the text and no panic.
+                for token in Tokens::with_comments(bytes, Comments::from_spans(other)) {
+                    assert!(token.span.end <= bytes.len());
+                }
+            }
+        }
     }
 
     #[test]
