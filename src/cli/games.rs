@@ -46,6 +46,20 @@ pub fn batch_bytes() -> usize {
         .unwrap_or(BATCH_BYTES)
 }
 
+/// Bytes per piece of a mapped file of `len` bytes read by `jobs`
+/// workers: sixteen pieces a worker, so that the last pieces leave no
+/// core idle for long, but at least a batch ([`BATCH_BYTES`]) and at most
+/// four, which bounds the text in flight. Larger pieces of a large file
+/// mean fewer tasks, wake-ups and page releases: on TCEC (131.6 MiB),
+/// 2 MiB pieces took 6–10 % off the wall time of 2 threads. With
+/// [`BATCH_BYTES_VAR`] set, its number.
+pub fn piece_bytes(len: usize, jobs: usize) -> usize {
+    if std::env::var_os(BATCH_BYTES_VAR).is_some() {
+        return batch_bytes();
+    }
+    (len / (16 * jobs.max(1))).clamp(BATCH_BYTES, 4 * BATCH_BYTES)
+}
+
 thread_local! {
     /// Each thread's replayer between batches (see [`PooledReplayer`]).
     static REPLAYER: std::cell::Cell<Option<Replayer>> = const { std::cell::Cell::new(None) };
@@ -516,8 +530,8 @@ enum PieceOut<T> {
 }
 
 /// Runs `work` over a mapped file on the pipeline and passes what it makes
-/// of each piece to `sink`, in order. The file is cut into pieces of about
-/// a batch each ([`cuts`]), and each worker frames its own piece, so that
+/// of each piece to `sink`, in order. The file is cut into pieces of
+/// [`piece_bytes`] each ([`cuts`]), and each worker frames its own piece, so that
 /// framing runs in parallel and each piece's text is read on one core. The
 /// pieces are settled in order ([`Chain`]), which numbers their games and
 /// lines and corrects a wrong cut. The writer gives back the pages of the
@@ -543,7 +557,12 @@ where
         let end = framed.end.at;
         (work(framed), end)
     };
-    let pieces = cuts(map.bytes(), batch_bytes())
+    let size = piece_bytes(map.bytes().len(), pipeline.jobs());
+    // Larger pieces, fewer of them in flight: about the text of four
+    // batches a worker, but two pieces a worker at least.
+    let in_flight = (4 * pipeline.jobs() * BATCH_BYTES / size).max(2 * pipeline.jobs());
+    let pipeline = pipeline.with_in_flight(in_flight);
+    let pieces = cuts(map.bytes(), size)
         .enumerate()
         .map(|(index, piece)| Ok((index as u64, piece)));
     pipeline.run(
@@ -849,6 +868,20 @@ pub fn json_field(out: &mut String, name: &str, value: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pieces_are_a_sixteenth_of_a_workers_share_within_bounds() {
+        if std::env::var_os(BATCH_BYTES_VAR).is_some() {
+            eprintln!("skipped: {BATCH_BYTES_VAR} is set");
+            return;
+        }
+        let mib = 1 << 20;
+        assert_eq!(piece_bytes(0, 2), BATCH_BYTES);
+        assert_eq!(piece_bytes(22 * mib, 2), 22 * mib / 32);
+        assert_eq!(piece_bytes(22 * mib, 8), BATCH_BYTES);
+        assert_eq!(piece_bytes(132 * mib, 2), 4 * BATCH_BYTES);
+        assert_eq!(piece_bytes(10 << 30, 0), 4 * BATCH_BYTES);
+    }
 
     #[test]
     fn json_strings_are_escaped() {
