@@ -60,6 +60,11 @@ impl Pipeline {
         self.jobs
     }
 
+    /// How many items may be in flight at once.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight
+    }
+
     /// Sets how many items may be in flight at once (at least one).
     #[must_use]
     pub fn with_in_flight(self, in_flight: usize) -> Pipeline {

@@ -558,9 +558,11 @@ where
         (work(framed), end)
     };
     let size = piece_bytes(map.bytes().len(), pipeline.jobs());
-    // Larger pieces, fewer of them in flight: about the text of four
-    // batches a worker, but two pieces a worker at least.
-    let in_flight = (4 * pipeline.jobs() * BATCH_BYTES / size).max(2 * pipeline.jobs());
+    // Larger pieces, fewer of them in flight: about the text the
+    // pipeline's batches would hold, but two pieces a worker at least.
+    let in_flight = (pipeline.in_flight() * BATCH_BYTES / size)
+        .max(2 * pipeline.jobs())
+        .min(pipeline.in_flight());
     let pipeline = pipeline.with_in_flight(in_flight);
     let pieces = cuts(map.bytes(), size)
         .enumerate()

@@ -835,7 +835,7 @@ impl<R: Read> GameFramer<R> {
     }
 
     /// Passes over the common tag lines that follow a tag pair's `]` at
-    /// once: `\n` or `\r\n`, then a pair [`plain_tag_stops`] reads, as many
+    /// once: `\n` or `\r\n`, then a pair [`scan::tag_stops`] reads, as many
     /// times as they come. What the `TagTail` and `LineStart` modes would do
     /// byte by byte; anything else is left to them.
     #[inline]
@@ -848,7 +848,7 @@ impl<R: Read> GameFramer<R> {
                 [b'\r', b'\n', b'[', ..] => 2,
                 _ => return,
             };
-            let Some(stops) = plain_tag_stops(&rest[line_end..]) else {
+            let Some(stops) = scan::tag_stops(&rest[line_end..]) else {
                 return;
             };
             if !self.oversized {
@@ -900,7 +900,12 @@ impl<R: Read> GameFramer<R> {
                             Section::Between if self.pos >= self.stop => return Step::Stop,
                             Section::Between | Section::Tags => {
                                 self.open_game(Section::Tags);
-                                match plain_tag_stops(&self.buf[self.pos..self.filled]) {
+                                // The common pair `[Name "value"]`, up to
+                                // its `]`: what the `Tag` mode would pass
+                                // over when the value holds no escape and
+                                // no line end comes first. Anything else
+                                // the `Tag` mode reads byte by byte.
+                                match scan::tag_stops(&self.buf[self.pos..self.filled]) {
                                     Some(stops) => {
                                         if !self.oversized {
                                             let at = self.pos - self.game_start;
@@ -1057,15 +1062,6 @@ static TAG_STOPS: [[bool; 256]; 2] = {
     tables[1][b'\\' as usize] = true;
     tables
 };
-
-/// The length of the common tag pair `[Name "value"]` at the start of
-/// `bytes`, up to its `]`: what the `Tag` mode would pass over when the
-/// value holds no escape and no line end comes first. `None` for anything
-/// else, which the `Tag` mode then reads byte by byte.
-#[inline]
-fn plain_tag_stops(bytes: &[u8]) -> Option<[usize; 3]> {
-    scan::tag_stops(bytes)
-}
 
 /// Records a tag pair of the current game by its `[` (relative to the
 /// game's start) and its stops; none where they do not fit the index.
