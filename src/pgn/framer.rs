@@ -102,7 +102,7 @@ impl Marks {
 /// The `{…}` comments of one game as the framer found them: the offsets of
 /// each comment's `{` and of the first `}` after it, in the game's text;
 /// and, before them, the stops of each tag pair of the common shape
-/// `[Name "value"]` ([`crate::pgn::scan::tag_stops`]).
+/// `[Name "value"]` (as `scan::tag_stops` finds them).
 ///
 /// The framer passes over every comment and tag line to find where games
 /// end; with this index the tokenizer passes over them again without
