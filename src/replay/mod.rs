@@ -425,11 +425,9 @@ impl<'a> Run<'_, 'a> {
             self.tag(&mut tags, name, value, span);
         }
         loop {
-            if started {
-                if let Some((text, span)) = tokens.next_move_text(lints) {
-                    self.move_token(text, span, &mut after_result);
-                    continue;
-                }
+            if started && let Some((text, span)) = tokens.next_move_text(lints) {
+                self.move_token(text, span, &mut after_result);
+                continue;
             }
             let token = if lints {
                 tokens.next_significant_with_numbers()
