@@ -445,6 +445,7 @@ impl Position {
     /// Plays a move known to be legal here, e.g. one from
     /// [`Position::legal_moves`]. An illegal move leaves the position in an
     /// unspecified (but memory-safe) state.
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) {
         // The key and the clock in registers, written back once: updated
         // in place, each `^=` waited on the store of the one before.

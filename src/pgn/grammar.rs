@@ -683,6 +683,47 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// The next move's text and span, when the next token (past whitespace,
+    /// indexed comments and, unless `numbers`, plain move numbers) is a
+    /// symbol in move position; `None`, having consumed only those, when it
+    /// is anything else (an en-passant mark too), for
+    /// [`next_significant`](Self::next_significant) to read. The replayer's
+    /// way through a mainline: no [`Token`] per move.
+    #[inline(always)]
+    pub(crate) fn next_move_text(&mut self, numbers: bool) -> Option<(&'a [u8], Span)> {
+        if self.pending.is_some() {
+            return None;
+        }
+        let src = self.source;
+        loop {
+            let pos = self.pass_whitespace();
+            let &b = src.get(pos)?;
+            match b {
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    let len = symbol_len(&src[pos..]);
+                    let text = &src[pos..pos + len];
+                    if text.len() <= 4 && text[0] == b'e' && is_ep_mark(text) {
+                        return None;
+                    }
+                    self.in_tags = false;
+                    self.pos = pos + len;
+                    return Some((text, Span::new(pos, pos + len)));
+                }
+                b'0'..=b'9' if !numbers => {
+                    let (len, _) = plain_move_number(&src[pos..])?;
+                    self.in_tags = false;
+                    self.pos = pos + len;
+                }
+                b'{' => {
+                    let close = self.comment_close(pos)?;
+                    self.in_tags = false;
+                    self.pos = close + 1;
+                }
+                _ => return None,
+            }
+        }
+    }
+
     /// Passes over whitespace (`%` escape lines are left to
     /// [`skip_space`](Self::skip_space)); the position after it.
     #[inline(always)]
@@ -1041,6 +1082,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The tokens of `input` (with the framer's index when it has one)
+    /// as the replayer reads them: moves by `next_move_text` where it
+    /// takes them, everything else by `next_significant`.
+    fn through_move_lane<'a>(
+        input: &'a [u8],
+        comments: Comments<'a>,
+        numbers: bool,
+    ) -> Vec<Token<'a>> {
+        let mut tokens = Tokens::with_comments(input, comments);
+        let mut out = Vec::new();
+        loop {
+            if let Some((text, span)) = tokens.next_move_text(numbers) {
+                out.push(Token {
+                    kind: TokenKind::Move(text),
+                    span,
+                });
+                continue;
+            }
+            let next = if numbers {
+                tokens.next_significant_with_numbers()
+            } else {
+                tokens.next_significant()
+            };
+            match next {
+                Some(token) => out.push(token),
+                None => return out,
+            }
+        }
+    }
+
+    fn significant<'a>(input: &'a [u8], comments: Comments<'a>, numbers: bool) -> Vec<Token<'a>> {
+        let mut tokens = Tokens::with_comments(input, comments);
+        std::iter::from_fn(|| {
+            if numbers {
+                tokens.next_significant_with_numbers()
+            } else {
+                tokens.next_significant()
+            }
+        })
+        .collect()
+    }
+
+    #[test]
+    fn the_move_lane_reads_the_tokens_next_significant_reads() {
+        let framed: &[u8] =
+            b"[Event \"A\"]\n\n1. e4 {a} e5 2.Nf3 exd6 e.p. 3... Nc6 4\xe2\x80\xa6 Bb5\n\
+            {multi\nline} 5. O-O (5. d4 ep) 12 Nbd7+ $1 Qxe8# !? e.p {unterminated";
+        let mut framer = crate::pgn::GameFramer::new(framed);
+        let game = framer.next_game().expect("a game").expect("no error");
+        let mut lanes = 0;
+        for numbers in [false, true] {
+            let index = Comments::from_spans(game.comments.spans());
+            let lane = through_move_lane(game.bytes, index, numbers);
+            assert_eq!(lane, significant(game.bytes, index, numbers));
+            assert!(lane.iter().any(|t| t.kind == TokenKind::EpMark));
+            for round in 0..4000u64 {
+                let soup = scan::soup(
+                    round,
+                    (round % 70) as usize,
+                    b"1. e4Nxf3O-O e.p {}()$!?;\n%[]\"*0-1\xe2\x80\xa6 ",
+                );
+                let lane = through_move_lane(&soup, Comments::default(), numbers);
+                lanes += lane
+                    .iter()
+                    .filter(|t| matches!(t.kind, TokenKind::Move(_)))
+                    .count();
+                assert_eq!(
+                    lane,
+                    significant(&soup, Comments::default(), numbers),
+                    "{}",
+                    soup.escape_ascii()
+                );
+            }
+        }
+        assert!(lanes > 10_000, "{lanes}");
     }
 
     #[test]

@@ -425,6 +425,10 @@ impl<'a> Run<'_, 'a> {
             self.tag(&mut tags, name, value, span);
         }
         loop {
+            if started && let Some((text, span)) = tokens.next_move_text(lints) {
+                self.move_token(text, span, &mut after_result);
+                continue;
+            }
             let token = if lints {
                 tokens.next_significant_with_numbers()
             } else {
@@ -453,13 +457,7 @@ impl<'a> Run<'_, 'a> {
                 // The grammar reports a misplaced tag pair itself.
                 TokenKind::Tag { name, value } => self.tag(&mut tags, name, value, span),
                 TokenKind::MoveNumber(n) => self.move_number(n, span),
-                TokenKind::Move(text) => {
-                    if self.stack.len() == 1 && after_result {
-                        self.syntax(ParsePgnErrorKind::AfterResult, span);
-                        after_result = false;
-                    }
-                    self.play(text, span);
-                }
+                TokenKind::Move(text) => self.move_token(text, span, &mut after_result),
                 TokenKind::EpMark => {
                     if self.top().has_move {
                         self.lint(Lint::EpMark, span, None);
@@ -693,6 +691,16 @@ impl<'a> Run<'_, 'a> {
         if mainline {
             self.replay.complete = false;
         }
+    }
+
+    /// A token in move position.
+    #[inline(always)]
+    fn move_token(&mut self, text: &'a [u8], span: Span, after_result: &mut bool) {
+        if self.stack.len() == 1 && *after_result {
+            self.syntax(ParsePgnErrorKind::AfterResult, span);
+            *after_result = false;
+        }
+        self.play(text, span);
     }
 
     fn play(&mut self, text: &'a [u8], span: Span) {
