@@ -497,70 +497,80 @@ impl SyntaxChecker {
             tag(name, value);
         }
         // Move numbers and complete comments change nothing here: the fast
-        // step passes over them.
-        while let Some(token) = tokens.next_significant() {
-            let span = token.span;
-            match token.kind {
-                TokenKind::Tag { name, value } => tag(name, value),
-                TokenKind::MoveNumber(_) | TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
-                TokenKind::Move(text) => {
-                    moves += 1;
-                    if self.stack.is_empty() && after_result {
-                        error(ParsePgnErrorKind::AfterResult, span);
-                        after_result = false;
-                    }
-                    if let Err(err) = MoveToken::parse(text) {
-                        error(ParsePgnErrorKind::BadMove(err), span);
-                    }
-                    has_move = true;
-                    ep_mark = false;
+        // step passes over them, and moves come without a token each.
+        'tokens: loop {
+            let (text, span) = 'token: {
+                if let Some(found) = tokens.next_move_text(false) {
+                    break 'token found;
                 }
-                TokenKind::EpMark => {
-                    if has_move && !ep_mark {
-                        ep_mark = true;
-                    } else {
-                        error(ParsePgnErrorKind::UnexpectedByte, span);
+                let Some(token) = tokens.next_significant() else {
+                    break 'tokens;
+                };
+                let span = token.span;
+                match token.kind {
+                    TokenKind::Move(text) => break 'token (text, span),
+                    TokenKind::Tag { name, value } => tag(name, value),
+                    TokenKind::MoveNumber(_)
+                    | TokenKind::Comment(_)
+                    | TokenKind::LineComment(_) => {}
+                    TokenKind::EpMark => {
+                        if has_move && !ep_mark {
+                            ep_mark = true;
+                        } else {
+                            error(ParsePgnErrorKind::UnexpectedByte, span);
+                        }
                     }
+                    TokenKind::Nag(_) | TokenKind::DrawOffer => {
+                        if !has_move {
+                            error(ParsePgnErrorKind::NagWithoutMove, span);
+                        }
+                    }
+                    TokenKind::StartVariation => {
+                        if !has_move {
+                            error(ParsePgnErrorKind::VariationWithoutMove, span);
+                            tokens.skip_variation();
+                        } else if self.stack.len() >= self.options.max_depth {
+                            error(ParsePgnErrorKind::TooDeep(self.options.max_depth), span);
+                            tokens.skip_variation();
+                        } else {
+                            self.stack.push((span, ep_mark));
+                            has_move = false;
+                            ep_mark = false;
+                        }
+                    }
+                    TokenKind::EndVariation => match self.stack.pop() {
+                        // The move the variation is an alternative to is again
+                        // the last move of the current line.
+                        Some((_, parent_ep)) => {
+                            has_move = true;
+                            ep_mark = parent_ep;
+                        }
+                        None => error(ParsePgnErrorKind::UnmatchedParen, span),
+                    },
+                    TokenKind::Result(outcome) => {
+                        if !self.stack.is_empty() {
+                            error(ParsePgnErrorKind::ResultInVariation, span);
+                        } else if result.is_some() {
+                            error(ParsePgnErrorKind::SecondResult, span);
+                        } else {
+                            result = Some(outcome);
+                            after_result = true;
+                        }
+                    }
+                    TokenKind::Error(kind) => error(kind, span),
                 }
-                TokenKind::Nag(_) | TokenKind::DrawOffer => {
-                    if !has_move {
-                        error(ParsePgnErrorKind::NagWithoutMove, span);
-                    }
-                }
-                TokenKind::StartVariation => {
-                    if !has_move {
-                        error(ParsePgnErrorKind::VariationWithoutMove, span);
-                        tokens.skip_variation();
-                    } else if self.stack.len() >= self.options.max_depth {
-                        error(ParsePgnErrorKind::TooDeep(self.options.max_depth), span);
-                        tokens.skip_variation();
-                    } else {
-                        self.stack.push((span, ep_mark));
-                        has_move = false;
-                        ep_mark = false;
-                    }
-                }
-                TokenKind::EndVariation => match self.stack.pop() {
-                    // The move the variation is an alternative to is again
-                    // the last move of the current line.
-                    Some((_, parent_ep)) => {
-                        has_move = true;
-                        ep_mark = parent_ep;
-                    }
-                    None => error(ParsePgnErrorKind::UnmatchedParen, span),
-                },
-                TokenKind::Result(outcome) => {
-                    if !self.stack.is_empty() {
-                        error(ParsePgnErrorKind::ResultInVariation, span);
-                    } else if result.is_some() {
-                        error(ParsePgnErrorKind::SecondResult, span);
-                    } else {
-                        result = Some(outcome);
-                        after_result = true;
-                    }
-                }
-                TokenKind::Error(kind) => error(kind, span),
+                continue 'tokens;
+            };
+            moves += 1;
+            if self.stack.is_empty() && after_result {
+                error(ParsePgnErrorKind::AfterResult, span);
+                after_result = false;
             }
+            if let Err(err) = MoveToken::parse(text) {
+                error(ParsePgnErrorKind::BadMove(err), span);
+            }
+            has_move = true;
+            ep_mark = false;
         }
         while let Some((span, _)) = self.stack.pop() {
             error(ParsePgnErrorKind::UnclosedVariation, span);
