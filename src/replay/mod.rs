@@ -271,8 +271,12 @@ struct Run<'r, 'a> {
     comments: Comments<'a>,
     marks: Marks,
     options: ReplayOptions,
-    stack: &'r mut Vec<Frame>,
-    history: &'r mut Vec<u64>,
+    /// The open lines, the mainline first: the replayer's buffer, owned
+    /// while the game is replayed (one indirection less on every move).
+    stack: Vec<Frame>,
+    /// Keys of the mainline positions since the last irreversible move
+    /// (the replayer's buffer, as `stack`).
+    history: Vec<u64>,
     startpos: &'r Position,
     replay: Replay,
     /// Per-game lints: index of their diagnostic, by lint.
@@ -340,8 +344,8 @@ impl Replayer {
             comments: raw.comments,
             marks: raw.marks,
             options: *options,
-            stack: &mut self.stack,
-            history: &mut self.history,
+            stack: std::mem::take(&mut self.stack),
+            history: std::mem::take(&mut self.history),
             startpos,
             replay: Replay {
                 status: Status::Valid,
@@ -366,7 +370,9 @@ impl Replayer {
             seen: [0; 256],
         };
         run.run();
-        run.finish()
+        let (replay, stack, history) = run.finish();
+        (self.stack, self.history) = (stack, history);
+        replay
     }
 }
 
@@ -839,7 +845,7 @@ impl<'a> Run<'_, 'a> {
             // 75-move rule ends the game and the history is not scanned.
             if halfmoves >= 150 {
                 self.over = Some(Termination::SeventyFiveMoves);
-            } else if seen >= 5 && self.history.len() >= 17 && repetitions(self.history) >= 5 {
+            } else if seen >= 5 && self.history.len() >= 17 && repetitions(&self.history) >= 5 {
                 self.over = Some(Termination::FivefoldRepetition);
             }
         }
@@ -912,7 +918,7 @@ impl<'a> Run<'_, 'a> {
         if pos.halfmoves() >= 150 {
             return Termination::SeventyFiveMoves;
         }
-        let repetitions = repetitions(self.history);
+        let repetitions = repetitions(&self.history);
         if repetitions >= 5 {
             Termination::FivefoldRepetition
         } else if repetitions >= 3 {
@@ -992,7 +998,8 @@ impl<'a> Run<'_, 'a> {
         }
     }
 
-    fn finish(mut self) -> Replay {
+    /// The replay, and the buffers to give back to the replayer.
+    fn finish(mut self) -> (Replay, Vec<Frame>, Vec<u64>) {
         if self.ready {
             self.replay.position = self.stack.first().map(|f| f.pos);
         }
@@ -1013,7 +1020,7 @@ impl<'a> Run<'_, 'a> {
                 Status::Valid
             };
         }
-        self.replay
+        (self.replay, self.stack, self.history)
     }
 }
 
