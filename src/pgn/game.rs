@@ -372,7 +372,14 @@ pub fn visit_mainline<'a>(raw: &RawGame<'a>, mut visit: impl FnMut(MainlineEvent
     while let Some((name, value, _)) = tokens.next_plain_tag() {
         visit(MainlineEvent::Tag { name, value });
     }
-    while let Some(token) = tokens.next_significant() {
+    loop {
+        if let Some((text, span)) = tokens.next_move_text(false) {
+            visit(MainlineEvent::Move { text, span });
+            continue;
+        }
+        let Some(token) = tokens.next_significant() else {
+            break;
+        };
         let error = |kind| {
             MainlineEvent::Error(ParsePgnError {
                 kind,
