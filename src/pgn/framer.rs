@@ -1385,6 +1385,29 @@ mod tests {
     }
 
     #[test]
+    fn long_comments_are_closed_as_a_plain_search_closes_them() {
+        // Few stops among many plain bytes: the blocked searches run over
+        // several blocks, and a stop falls at every place of a block.
+        let mut alphabet = vec![b'x'; 90];
+        alphabet.extend_from_slice(b"}\n\r\r\n");
+        for seed in 1..300 {
+            let buf = scan::soup(seed, 64 + (seed as usize * 13) % 400, &alphabet);
+            for from in 0..=buf.len() {
+                let close = buf[from..].iter().position(|&b| b == b'}').map(|i| {
+                    let (lines, _) = count_lines(&buf[from..from + i], true);
+                    (from + i, lines)
+                });
+                assert_eq!(scan::find_close(&buf, from), close, "{buf:?} from {from}");
+                assert_eq!(
+                    scan::find_close_narrow(&buf, from),
+                    close,
+                    "{buf:?} from {from}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn comment_index_holds_each_comment_and_its_first_close() {
         let input: &[u8] = b"[A \"{x}\"]\n{pre\n[B]} 1. e4 {a}{b\r\n} e5 ; {no}\n2. Nf3 {c} (2. d4 {d}) *\n\n1. c4 {e} *";
         let mut framer = GameFramer::new(input);
