@@ -527,6 +527,25 @@ impl<'a> Tokens<'a> {
         plain_tag_pair(input)
     }
 
+    /// [`Tokens::comment_close`] when the index's next entry is the
+    /// comment at `open` (nearly always, in movetext), in line; the
+    /// general lookup otherwise.
+    #[inline(always)]
+    fn next_comment_close(&mut self, open: usize) -> Option<usize> {
+        if let Some((&[o, c], rest)) = self.comments.split_first()
+            && o as usize == open
+            && c > o
+            && (c as usize) < self.source.len()
+        {
+            self.comments = rest;
+            if let Some(&[_, ahead]) = rest.get(PREFETCH_AHEAD) {
+                scan::prefetch(self.source, ahead as usize + 1);
+            }
+            return Some(c as usize);
+        }
+        self.comment_close(open)
+    }
+
     /// The `}` of the comment whose `{` is at `open`: from the framer's
     /// index when it holds that comment, else by searching.
     #[inline(never)]
@@ -720,7 +739,7 @@ impl<'a> Tokens<'a> {
                     self.pos = pos + len;
                 }
                 b'{' => {
-                    let close = self.comment_close(pos)?;
+                    let close = self.next_comment_close(pos)?;
                     self.in_tags = false;
                     self.pos = close + 1;
                 }
