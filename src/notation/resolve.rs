@@ -413,7 +413,7 @@ impl MoveToken {
                     _ => return None,
                 };
                 if from_rank.is_some()
-                    || board.piece_at(from) != Some(Role::Pawn.of(us))
+                    || !board.by_piece(Role::Pawn.of(us)).contains(from)
                     || (capture && !attacks::pawn_attacks(us, from).contains(to))
                 {
                     return None;
@@ -427,16 +427,17 @@ impl MoveToken {
                 {
                     return None;
                 }
-                return board
-                    .attackers_by_rays(to, !us, occupied.without(king))
-                    .is_empty()
-                    .then(|| Move::Normal {
+                // No piece attacks its own square, so the one taken on `to`
+                // (if any) changes nothing.
+                return (!board.attacked_after(to, !us, occupied.without(king), to)).then(|| {
+                    Move::Normal {
                         role,
                         from: king,
                         capture: board.role_at(to),
                         to,
                         promotion: None,
-                    });
+                    }
+                });
             }
             _ => {
                 let mut pieces = board.by_piece(role.of(us));
