@@ -1356,6 +1356,21 @@ mod tests {
         scan::soup(seed, len, b"}}{;\n\r\r\nab  ")
     }
 
+    /// Both comment searches find the first `}` after `from` and the line
+    /// ends before it, as a byte-by-byte search does.
+    fn assert_closes_as_a_plain_search(buf: &[u8], from: usize) {
+        let close = buf[from..].iter().position(|&b| b == b'}').map(|i| {
+            let (lines, _) = count_lines(&buf[from..from + i], true);
+            (from + i, lines)
+        });
+        assert_eq!(scan::find_close(buf, from), close, "{buf:?} from {from}");
+        assert_eq!(
+            scan::find_close_narrow(buf, from),
+            close,
+            "{buf:?} from {from}"
+        );
+    }
+
     #[test]
     fn block_searches_agree_with_plain_ones() {
         for seed in 1..400 {
@@ -1370,16 +1385,7 @@ mod tests {
                     text,
                     "{buf:?} from {from}"
                 );
-                let close = buf[from..].iter().position(|&b| b == b'}').map(|i| {
-                    let (lines, _) = count_lines(&buf[from..from + i], true);
-                    (from + i, lines)
-                });
-                assert_eq!(scan::find_close(&buf, from), close, "{buf:?} from {from}");
-                assert_eq!(
-                    scan::find_close_narrow(&buf, from),
-                    close,
-                    "{buf:?} from {from}"
-                );
+                assert_closes_as_a_plain_search(&buf, from);
             }
         }
     }
@@ -1393,16 +1399,7 @@ mod tests {
         for seed in 1..300 {
             let buf = scan::soup(seed, 64 + (seed as usize * 13) % 400, &alphabet);
             for from in 0..=buf.len() {
-                let close = buf[from..].iter().position(|&b| b == b'}').map(|i| {
-                    let (lines, _) = count_lines(&buf[from..from + i], true);
-                    (from + i, lines)
-                });
-                assert_eq!(scan::find_close(&buf, from), close, "{buf:?} from {from}");
-                assert_eq!(
-                    scan::find_close_narrow(&buf, from),
-                    close,
-                    "{buf:?} from {from}"
-                );
+                assert_closes_as_a_plain_search(&buf, from);
             }
         }
     }
