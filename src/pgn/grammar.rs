@@ -534,16 +534,29 @@ impl<'a> Tokens<'a> {
     fn next_comment_close(&mut self, open: usize) -> Option<usize> {
         if let Some((&[o, c], rest)) = self.comments.split_first()
             && o as usize == open
-            && c > o
-            && (c as usize) < self.source.len()
         {
             self.comments = rest;
-            if let Some(&[_, ahead]) = rest.get(PREFETCH_AHEAD) {
-                scan::prefetch(self.source, ahead as usize + 1);
+            if let Some(close) = self.indexed_close(o as usize, c as usize) {
+                return Some(close);
             }
-            return Some(c as usize);
         }
         self.comment_close(open)
+    }
+
+    /// The `}` of the index entry just taken, `[open, close]`, when it
+    /// holds one in the text, and a prefetch of the text after the comment
+    /// [`PREFETCH_AHEAD`] entries on: with more than one worker, the game
+    /// text was last touched by the framer on another core, and each move
+    /// between long comments would be a cache miss.
+    #[inline(always)]
+    fn indexed_close(&self, open: usize, close: usize) -> Option<usize> {
+        if close <= open || close >= self.source.len() {
+            return None;
+        }
+        if let Some(&[_, ahead]) = self.comments.get(PREFETCH_AHEAD) {
+            scan::prefetch(self.source, ahead as usize + 1);
+        }
+        Some(close)
     }
 
     /// The `}` of the comment whose `{` is at `open`: from the framer's
@@ -561,16 +574,10 @@ impl<'a> Tokens<'a> {
                 break;
             }
             self.comments = rest;
-            let c = c as usize;
-            if o == open && c > o && c < self.source.len() {
-                // With more than one worker, the game text was last
-                // touched by the framer on another core, and each move
-                // between long comments is a cache miss: ask for the text
-                // after a comment a few moves ahead.
-                if let Some(&[_, ahead]) = rest.get(PREFETCH_AHEAD) {
-                    scan::prefetch(self.source, ahead as usize + 1);
-                }
-                return Some(c);
+            if o == open
+                && let Some(close) = self.indexed_close(o, c as usize)
+            {
+                return Some(close);
             }
         }
         memchr::memchr(b'}', &self.source[open + 1..]).map(|i| open + 1 + i)
