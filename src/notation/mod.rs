@@ -57,6 +57,7 @@ mod resolve;
 mod token;
 mod write;
 
+pub(crate) use self::token::parse_common;
 pub use self::{
     lint::{Lint, Lints},
     resolve::{IllegalReason, LetterPolicy, ResolveError, Resolved},

@@ -205,7 +205,7 @@ impl MoveToken {
     /// out of line so that [`parse`](MoveToken::parse)'s fast path inlines
     /// into its callers.
     #[inline(never)]
-    fn parse_general(token: &[u8]) -> Result<MoveToken, ParseMoveTokenError> {
+    pub(crate) fn parse_general(token: &[u8]) -> Result<MoveToken, ParseMoveTokenError> {
         let reader = Reader {
             bytes: token,
             pos: 0,
@@ -264,7 +264,7 @@ fn common_rank(b: u8) -> Option<Rank> {
 /// decide. Whatever it accepts, the general parser reads the same way (a
 /// test compares the two).
 #[inline(always)]
-fn parse_common(token: &[u8]) -> Option<MoveToken> {
+pub(crate) fn parse_common(token: &[u8]) -> Option<MoveToken> {
     let (body, suffix) = match token {
         [body @ .., b'+'] => (body, Some(Suffix::Check)),
         [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),

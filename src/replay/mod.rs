@@ -61,7 +61,7 @@ use crate::{
     color::Color,
     fen::{FenError, FenField},
     moves::Move,
-    notation::{LetterPolicy, Lint, Lints, MoveToken, Resolved},
+    notation::{LetterPolicy, Lint, Lints, MoveToken, ParseMoveTokenError, Resolved, parse_common},
     pgn::{
         Comments, Marks, Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape,
     },
@@ -736,33 +736,27 @@ impl<'a> Run<'_, 'a> {
     /// `validate --quiet`.
     #[inline(always)]
     fn play<const LINTS: bool>(&mut self, text: &'a [u8], span: Span) {
-        let parsed = MoveToken::parse(text);
+        // The token is read where the parser left it, not moved out of an
+        // `Option` or `Result`: copied through the stack in pieces and read
+        // back, it stalled store forwarding on every move.
+        let common = parse_common(text);
+        let general;
+        let token = match &common {
+            Some(token) => token,
+            None => {
+                general = MoveToken::parse_general(text);
+                match &general {
+                    Ok(token) => token,
+                    &Err(err) => return self.bad_move(err, span),
+                }
+            }
+        };
         let frame = self.top();
         frame.has_move = true;
         if frame.dead {
             frame.since_dead += 1;
-            if let Err(err) = parsed {
-                self.syntax(ParsePgnErrorKind::BadMove(err), span);
-            }
             return;
         }
-        // The token is read where the parser left it: moved out of the
-        // `Result`, it was copied through the stack in pieces, and reading
-        // them back stalled store forwarding on every move.
-        let token = match &parsed {
-            Ok(token) => token,
-            &Err(err) => {
-                let before = self.top().pos;
-                self.push_move(
-                    Severity::Error,
-                    DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(err)),
-                    span,
-                    &before,
-                );
-                self.kill();
-                return;
-            }
-        };
         let mainline = self.stack.len() == 1;
         if mainline && self.over.is_some() && !self.over_reported {
             self.moves_after_game_over(span);
@@ -824,6 +818,22 @@ impl<'a> Run<'_, 'a> {
                 self.kill();
             }
         }
+    }
+
+    /// A token in move position that is no move.
+    #[cold]
+    fn bad_move(&mut self, err: ParseMoveTokenError, span: Span) {
+        let frame = self.top();
+        frame.has_move = true;
+        let kind = ParsePgnErrorKind::BadMove(err);
+        if frame.dead {
+            frame.since_dead += 1;
+            self.syntax(kind, span);
+            return;
+        }
+        let before = frame.pos;
+        self.push_move(Severity::Error, DiagnosticKind::Syntax(kind), span, &before);
+        self.kill();
     }
 
     /// How to read `B` in `token`: as `--lang` says, or with `--lang auto`
