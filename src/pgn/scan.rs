@@ -126,6 +126,9 @@ pub(crate) fn find_close_narrow(buf: &[u8], from: usize) -> Option<(usize, u64)>
     let (chunks, tail) = rest.as_chunks::<32>();
     let mut lines = 0u64;
     for (i, chunk) in chunks.iter().enumerate() {
+        if i % 2 == 0 {
+            prefetch(buf, from + i * 32 + STREAM_AHEAD);
+        }
         if !lanes::any_comment_byte(chunk) {
             continue;
         }
@@ -143,6 +146,15 @@ pub(crate) fn find_close_narrow(buf: &[u8], from: usize) -> Option<(usize, u64)>
     let j = close?;
     Some((from + chunks.len() * 32 + j, lines + more))
 }
+
+/// How far ahead of a long search (a comment) its text is asked for
+/// ([`prefetch`]), in bytes: a page. The comments of an engine game are
+/// most of its bytes, read once, from the page cache through the file's
+/// mapping; the CPU's own prefetcher does not cross a page boundary, so
+/// each page started with cache misses. On TCEC (131.6 MiB, 200-byte
+/// comments) `validate --jobs 1` took 3 % less time; 512 bytes to 16 KiB
+/// ahead measured 2 to 3 %, 4 KiB best.
+const STREAM_AHEAD: usize = 4096;
 
 /// Asks the CPU to bring the cache line holding `bytes[at]` into its
 /// caches, without waiting for it; nothing when `at` is out of range.
@@ -246,6 +258,7 @@ mod wide {
         let rest = buf.get(from..)?;
         let (blocks, _) = rest.as_chunks::<64>();
         for (i, block) in blocks.iter().enumerate() {
+            super::prefetch(buf, from + i * 64 + super::STREAM_AHEAD);
             let v = load(block);
             let (close_a, close_b) = eq(v, b'}');
             let (lf, cr) = (eq(v, b'\n'), eq(v, b'\r'));
