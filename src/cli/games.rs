@@ -1,14 +1,12 @@
 //! Shared machinery of the commands that replay games: reading each input
-//! in batches of framed games on the caller's thread, replaying them on the
-//! pipeline, and formatting diagnostics (text or JSON lines).
+//! in batches of framed games (or a mapped file in pieces), replaying them
+//! on the pipeline, and formatting diagnostics (text or JSON lines).
 
-use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -156,18 +154,20 @@ pub struct Batch {
 
 /// Texts of written batches, for the next batches to fill: a fresh vector
 /// per batch would be fresh memory from the system, and its page faults
-/// cost the reader thread more than the copying itself. Clones share the
-/// texts (the reader takes, the writer gives back; one thread).
+/// cost the reading more than the copying itself. Clones share the texts
+/// (the reader takes, the writer gives back; both on the pipeline's
+/// coordinating worker, so the lock is never contended).
 #[derive(Default, Clone)]
-pub struct FreeTexts(Rc<RefCell<Vec<Vec<u8>>>>);
+pub struct FreeTexts(Arc<Mutex<Vec<Vec<u8>>>>);
 
 impl FreeTexts {
     /// An empty text with room for a batch of `limit` bytes.
     pub fn take(&self, limit: usize) -> Vec<u8> {
         let mut text = self
             .0
-            .borrow_mut()
-            .pop()
+            .lock()
+            .ok()
+            .and_then(|mut free| free.pop())
             .unwrap_or_else(|| Vec::with_capacity(limit + (64 << 10)));
         text.clear();
         text
@@ -175,7 +175,9 @@ impl FreeTexts {
 
     /// Returns a written batch's text for reuse.
     pub fn give(&self, text: Vec<u8>) {
-        self.0.borrow_mut().push(text);
+        if let Ok(mut free) = self.0.lock() {
+            free.push(text);
+        }
     }
 }
 
@@ -368,7 +370,7 @@ impl Run {
         jobs: usize,
         progress: When,
         quiet: bool,
-        out: &mut dyn Write,
+        out: &mut (dyn Write + Send),
         work: W,
     ) -> anyhow::Result<Run>
     where
@@ -547,9 +549,9 @@ pub fn run_pieces<T, E, W, K>(
 ) -> Result<(), E>
 where
     T: Send,
-    E: From<PipelineError>,
+    E: From<PipelineError> + Send,
     W: Fn(FramedPiece) -> T + Sync,
-    K: FnMut(T) -> Result<(), E>,
+    K: FnMut(T) -> Result<(), E> + Send,
 {
     let chain = Chain::new();
     let patience = patience();

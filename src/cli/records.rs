@@ -260,7 +260,7 @@ pub fn execute<W>(
     jobs: usize,
     progress: When,
     limit: Option<u64>,
-    out: &mut dyn io::Write,
+    out: &mut (dyn io::Write + Send),
     work: W,
 ) -> anyhow::Result<RecordsRun>
 where
@@ -406,7 +406,7 @@ fn read_records<W, K>(
 ) -> Result<(), StopReason>
 where
     W: Fn(&str, &RecordBatch) -> RecordsDone + Sync,
-    K: FnMut(RecordsDone) -> Result<(), StopReason>,
+    K: FnMut(RecordsDone) -> Result<(), StopReason> + Send,
 {
     let log = Arc::new(Mutex::new(Log::default()));
     let records = Records {
