@@ -49,7 +49,7 @@ pub use self::{
         Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
         symbol, tag_name, tag_pair,
     },
-    pieces::{Chain, FramedPiece, Link, Turn, cuts, frame_piece, next_cut},
+    pieces::{Chain, FramedPiece, Link, Turn, cuts, frame_piece, next_cut, tapered_cuts},
     span::{LineIndex, Span},
     tag::{Tag, escape, unescape},
     writer::{

@@ -54,6 +54,34 @@ pub fn cuts(bytes: &[u8], size: usize) -> impl Iterator<Item = Range<usize>> + '
     })
 }
 
+/// [`cuts`] that grow shorter toward the end of `bytes`: each piece about
+/// `size` bytes, or a `2 * parts`-th of what is left after its start when
+/// that is less, but not less than `min`. The workers that take the pieces
+/// (`parts` of them) then finish at nearly the same time: with pieces of
+/// one size, the last one took up to a piece's time alone.
+pub fn tapered_cuts(
+    bytes: &[u8],
+    size: usize,
+    min: usize,
+    parts: usize,
+) -> impl Iterator<Item = Range<usize>> + '_ {
+    let size = size.max(1);
+    let min = min.clamp(1, size);
+    let share = 2 * parts.max(1);
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= bytes.len() && !(start == 0 && bytes.is_empty()) {
+            return None;
+        }
+        let left = bytes.len() - start.min(bytes.len());
+        let len = (left / share).clamp(min, size);
+        let end = next_cut(bytes, start.saturating_add(len));
+        let piece = start..end;
+        start = end.max(start + 1);
+        Some(piece)
+    })
+}
+
 /// The first likely game start at or after `from`: a `[` that begins a
 /// line (after a line end, so never 0), after a line that does not begin
 /// with `[` (blank, movetext, a result). The length of `bytes` when there
@@ -295,6 +323,52 @@ mod tests {
             assert!(pieces.iter().all(|p| p.start < p.end));
         }
         assert_eq!(cuts(b"", 10).collect::<Vec<_>>(), vec![0..0]);
+    }
+
+    #[test]
+    fn tapered_cuts_shorten_toward_the_end() {
+        let game = b"[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n\n";
+        let text: Vec<u8> = game
+            .iter()
+            .copied()
+            .cycle()
+            .take(game.len() * 2000)
+            .collect();
+        let starts: Vec<usize> = (0..2000).map(|i| i * game.len()).collect();
+        let (size, min) = (4000, 500);
+        let pieces: Vec<_> = tapered_cuts(&text, size, min, 2).collect();
+        assert_eq!(pieces.first().map(|p| p.start), Some(0));
+        assert_eq!(pieces.last().map(|p| p.end), Some(text.len()));
+        assert!(pieces.windows(2).all(|w| w[0].end == w[1].start));
+        // Each cut is a game start, where `cuts` would put one.
+        assert!(
+            pieces
+                .iter()
+                .all(|p| starts.binary_search(&p.start).is_ok())
+        );
+        assert!(
+            pieces[1..]
+                .iter()
+                .all(|p| next_cut(&text, p.start) == p.start)
+        );
+        let lens: Vec<usize> = pieces.iter().map(|p| p.end - p.start).collect();
+        let last = lens.len() - 1;
+        // Full pieces first, then shorter ones, none under the minimum but
+        // the last.
+        assert!(lens[0] >= size && lens[0] < size + game.len());
+        assert!(lens[..last].iter().all(|&n| n >= min));
+        assert!(lens[last - 3] < size / 2, "{lens:?}");
+        assert!(
+            lens.windows(2).all(|w| w[1] <= w[0] + game.len()),
+            "{lens:?}"
+        );
+        // No taper: the cuts of one size.
+        let plain: Vec<_> = cuts(&text, size).collect();
+        assert_eq!(
+            tapered_cuts(&text, size, size, 2).collect::<Vec<_>>(),
+            plain
+        );
+        assert_eq!(tapered_cuts(b"", 10, 1, 2).collect::<Vec<_>>(), vec![0..0]);
     }
 
     #[test]
