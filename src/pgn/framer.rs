@@ -776,11 +776,35 @@ impl<R: Read> GameFramer<R> {
     /// over line ends into lines that continue the movetext.
     #[inline]
     fn skip_movetext(&mut self) {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            return unsafe { self.skip_movetext_avx2() };
+        }
+        self.skip_movetext_by(scan::find4, scan::find_close);
+    }
+
+    /// [`skip_movetext`](Self::skip_movetext) compiled for AVX2, so that
+    /// the comment search is in line in its loop (as for the tag lines).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn skip_movetext_avx2(&mut self) {
+        self.skip_movetext_by(
+            |hay, set| scan::find4_avx2(hay, set),
+            |buf, from| scan::find_close_avx2(buf, from),
+        );
+    }
+
+    #[inline(always)]
+    fn skip_movetext_by(
+        &mut self,
+        find4: impl Fn(&[u8], [u8; 4]) -> Option<usize>,
+        find_close: impl Fn(&[u8], usize) -> Option<(usize, u64)>,
+    ) {
         let buf = &self.buf[..self.filled];
         let mut pos = self.pos;
         loop {
-            let Some(at) = scan::find4(&buf[pos..], [b'\n', b'\r', b'{', b';']).map(|i| pos + i)
-            else {
+            let Some(at) = find4(&buf[pos..], [b'\n', b'\r', b'{', b';']).map(|i| pos + i) else {
                 pos = buf.len();
                 break;
             };
@@ -791,7 +815,7 @@ impl<R: Read> GameFramer<R> {
                     pos = at;
                     break;
                 }
-                b'{' => match scan::find_close(buf, at + 1) {
+                b'{' => match find_close(buf, at + 1) {
                     Some((close, lines)) => {
                         self.line += lines;
                         pos = close + 1;

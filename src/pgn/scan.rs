@@ -23,6 +23,22 @@ pub fn find4(hay: &[u8], set: [u8; 4]) -> Option<usize> {
     Some(chunks.len() * 16 + j)
 }
 
+/// [`find4`] with AVX2, 32 bytes a step; in line where the caller is
+/// compiled for AVX2 too (the framer's movetext loop).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn find4_avx2(hay: &[u8], set: [u8; 4]) -> Option<usize> {
+    let (chunks, tail) = hay.as_chunks::<32>();
+    for (i, chunk) in chunks.iter().enumerate() {
+        let mask = wide::any_of(chunk, set);
+        if mask != 0 {
+            return Some(i * 32 + mask.trailing_zeros() as usize);
+        }
+    }
+    find4(tail, set).map(|j| chunks.len() * 32 + j)
+}
+
 /// The quotes and the `]` of the common tag pair `[Name "value"]` at the
 /// start of `bytes` (whose first byte is taken to be the `[`): the first
 /// `"` after the `[`, with no `]` or line end before it; the next `"`, with
@@ -117,6 +133,15 @@ pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
         return unsafe { wide::find_close(buf, from) };
     }
     find_close_narrow(buf, from)
+}
+
+/// [`find_close`] with AVX2, in line where the caller is compiled for AVX2
+/// too (the framer's movetext loop).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(crate) fn find_close_avx2(buf: &[u8], from: usize) -> Option<(usize, u64)> {
+    wide::find_close(buf, from)
 }
 
 /// [`find_close`] with SSE2 (or plain loops) only.
@@ -230,6 +255,20 @@ mod wide {
         u64::from(_mm256_movemask_epi8(a) as u32) | u64::from(_mm256_movemask_epi8(b) as u32) << 32
     }
 
+    /// The bytes of `chunk` that are one of `set`'s four.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub fn any_of(chunk: &[u8; 32], set: [u8; 4]) -> u32 {
+        // SAFETY: the load reads the 32 bytes of `chunk`, unaligned.
+        let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) };
+        let eq = |byte: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(byte as i8));
+        let any = _mm256_or_si256(
+            _mm256_or_si256(eq(set[0]), eq(set[1])),
+            _mm256_or_si256(eq(set[2]), eq(set[3])),
+        );
+        _mm256_movemask_epi8(any) as u32
+    }
+
     /// `"`, `\\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
     /// its own, as `lanes::tag_bytes` finds them.
     #[inline]
@@ -253,6 +292,7 @@ mod wide {
     /// when the `}` comes first, as at the end of nearly every comment;
     /// otherwise the search goes on from that block in [`counting`], out of
     /// line, so that this way keeps a few registers and no stack frame.
+    #[inline]
     #[target_feature(enable = "avx2")]
     pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
         let rest = buf.get(from..)?;
@@ -510,16 +550,26 @@ mod tests {
     #[test]
     fn find4_finds_like_a_plain_search() {
         let set = [b'"', b'\\', b'\n', b'\r'];
-        let text = b"abcdefghijklmnopqrstuvwxyz0123456789\"\\\n\r";
+        // Long enough for two 32-byte steps and a tail.
+        let text = b"abcdefghijklmnopqrstuvwxyz0123456789\"\\\n\rABCDEFGHIJKLMNOPQRSTUVWXYZ-. \"";
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::is_x86_feature_detected!("avx2");
         for end in 0..=text.len() {
             for start in 0..=end {
-                let hay = &text[start..end];
-                let plain = hay.iter().position(|b| set.contains(b));
-                assert_eq!(find4(hay, set), plain, "{start}..{end}");
-                let mut rev = hay.to_vec();
-                rev.reverse();
-                let plain = rev.iter().position(|b| set.contains(b));
-                assert_eq!(find4(&rev, set), plain, "reversed {start}..{end}");
+                let mut hay = text[start..end].to_vec();
+                for reversed in [false, true] {
+                    if reversed {
+                        hay.reverse();
+                    }
+                    let plain = hay.iter().position(|b| set.contains(b));
+                    assert_eq!(find4(&hay, set), plain, "{start}..{end} {reversed}");
+                    #[cfg(target_arch = "x86_64")]
+                    if avx2 {
+                        // SAFETY: the CPU has AVX2.
+                        let wide = unsafe { find4_avx2(&hay, set) };
+                        assert_eq!(wide, plain, "AVX2 {start}..{end} {reversed}");
+                    }
+                }
             }
         }
     }
