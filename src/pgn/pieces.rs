@@ -41,17 +41,7 @@ use crate::pgn::{CommentIndex, GameFramer, GameInfo, ReadPgnError};
 /// The pieces of `bytes`, each about `size` bytes long (at least 1), cut
 /// at likely game starts ([`next_cut`]).
 pub fn cuts(bytes: &[u8], size: usize) -> impl Iterator<Item = Range<usize>> + '_ {
-    let size = size.max(1);
-    let mut start = 0;
-    std::iter::from_fn(move || {
-        if start >= bytes.len() && !(start == 0 && bytes.is_empty()) {
-            return None;
-        }
-        let end = next_cut(bytes, start.saturating_add(size));
-        let piece = start..end;
-        start = end.max(start + 1);
-        Some(piece)
-    })
+    tapered_cuts(bytes, size, size, 1)
 }
 
 /// [`cuts`] that grow shorter toward the end of `bytes`: each piece about

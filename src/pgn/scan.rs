@@ -118,33 +118,23 @@ fn tag_stops_narrow(bytes: &[u8]) -> Option<[usize; 3]> {
 /// before it (`\n`, `\r\n` or a lone `\r`): the end of a comment whose text
 /// starts at `from`.
 ///
-/// With AVX2 (detected at run time; `std` caches the answer) one call
-/// reads 64 bytes a step and returns at the first block holding the `}`
-/// when no line end comes before it ([`wide::find_close`]): on TCEC's
-/// engine comments (200 bytes on average) that took the search from 153M
-/// to 75M instructions, and the whole `validate` from 791M to 715M.
-/// An SSE2 first block in line and a call for the rest measured worse
-/// there and no better on short `{ [%clk 0:03:00] }` comments.
-#[inline]
-pub fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2.
-        return unsafe { wide::find_close(buf, from) };
-    }
-    find_close_narrow(buf, from)
-}
-
-/// [`find_close`] with AVX2, in line where the caller is compiled for AVX2
-/// too (the framer's movetext loop).
+/// With AVX2 one call reads 64 bytes a step and returns at the first
+/// block holding the `}` when no line end comes before it
+/// ([`wide::find_close`]): on TCEC's engine comments (200 bytes on average)
+/// that took the search from 153M to 75M instructions, and the whole
+/// `validate` from 791M to 715M. An SSE2 first block in line and a call
+/// for the rest measured worse there and no better on short
+/// `{ [%clk 0:03:00] }` comments. The caller makes sure the CPU has AVX2
+/// and is compiled for it too (the framer's movetext loop), so that the
+/// search is in line there; without AVX2, [`find_close_narrow`].
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn find_close_avx2(buf: &[u8], from: usize) -> Option<(usize, u64)> {
+pub(crate) fn find_close(buf: &[u8], from: usize) -> Option<(usize, u64)> {
     wide::find_close(buf, from)
 }
 
-/// [`find_close`] with SSE2 (or plain loops) only.
+/// The search of [`find_close`] with SSE2 (or plain loops) only.
 #[inline]
 pub(crate) fn find_close_narrow(buf: &[u8], from: usize) -> Option<(usize, u64)> {
     let rest = buf.get(from..)?;
