@@ -63,7 +63,7 @@ pub fn tapered_cuts(
         if start >= bytes.len() && !(start == 0 && bytes.is_empty()) {
             return None;
         }
-        let left = bytes.len() - start.min(bytes.len());
+        let left = bytes.len().saturating_sub(start);
         let len = (left / share).clamp(min, size);
         let end = next_cut(bytes, start.saturating_add(len));
         let piece = start..end;
