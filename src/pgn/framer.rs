@@ -110,6 +110,9 @@ impl Marks {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Comments<'a>(&'a [[u32; 2]]);
 
+/// The bytes the framer's movetext loop stops at: line ends, comments.
+const MOVETEXT_STOPS: [u8; 4] = [b'\n', b'\r', b'{', b';'];
+
 /// Marks an entry of a [`Comments`] index as a tag pair: its first word is
 /// the offset of the `[` with this bit set, its second the stops packed
 /// by [`pack_tag_stops`].
@@ -781,7 +784,10 @@ impl<R: Read> GameFramer<R> {
             // SAFETY: the CPU has AVX2.
             return unsafe { self.skip_movetext_avx2() };
         }
-        self.skip_movetext_by(scan::find4, scan::find_close_narrow);
+        self.skip_movetext_by(
+            |hay| scan::find4(hay, MOVETEXT_STOPS).map(|i| (i, 1)),
+            scan::find_close_narrow,
+        );
     }
 
     /// [`skip_movetext`](Self::skip_movetext) compiled for AVX2, so that
@@ -790,66 +796,91 @@ impl<R: Read> GameFramer<R> {
     #[target_feature(enable = "avx2")]
     fn skip_movetext_avx2(&mut self) {
         self.skip_movetext_by(
-            |hay, set| scan::find4_avx2(hay, set),
+            |hay| scan::stops_avx2(hay, MOVETEXT_STOPS),
             |buf, from| scan::find_close(buf, from),
         );
     }
 
+    /// The loop of [`skip_movetext`](Self::skip_movetext). `stops` finds
+    /// the next stretch of text holding a stop ([`MOVETEXT_STOPS`]): its
+    /// offset and a bit for each stop in it, the first stop at the lowest
+    /// bit. After a line end that the loop passes over, the stops that
+    /// follow come from the same bits: on engine games, whose lines end
+    /// two blanks after a comment and whose next comment opens a move
+    /// later, that is one search a move instead of two (TCEC
+    /// `validate --jobs 1`: 72.6 → 70.3 ms, minimum of 15 interleaved runs;
+    /// pgnmentor unchanged).
     #[inline(always)]
     fn skip_movetext_by(
         &mut self,
-        find4: impl Fn(&[u8], [u8; 4]) -> Option<usize>,
+        stops: impl Fn(&[u8]) -> Option<(usize, u32)>,
         find_close: impl Fn(&[u8], usize) -> Option<(usize, u64)>,
     ) {
         let buf = &self.buf[..self.filled];
         let mut pos = self.pos;
-        loop {
-            let Some(at) = find4(&buf[pos..], [b'\n', b'\r', b'{', b';']).map(|i| pos + i) else {
+        'window: loop {
+            let Some((base, mut mask)) = stops(&buf[pos..]).map(|(i, mask)| (pos + i, mask)) else {
                 pos = buf.len();
                 break;
             };
-            match buf[at] {
-                // The comment to the end of the line may hold a `{` that
-                // opens nothing: the `SkipLine` mode reads it.
-                b';' => {
-                    pos = at;
-                    break;
-                }
-                b'{' => match find_close(buf, at + 1) {
-                    Some((close, lines)) => {
-                        self.line += lines;
-                        pos = close + 1;
-                        if !self.oversized {
-                            let start = self.game_start;
-                            record_comment(&mut self.comments, at - start, close - start);
-                        }
-                    }
-                    None => {
+            loop {
+                let at = base + mask.trailing_zeros() as usize;
+                match buf[at] {
+                    // The comment to the end of the line may hold a `{` that
+                    // opens nothing: the `SkipLine` mode reads it.
+                    b';' => {
                         pos = at;
-                        break;
+                        break 'window;
                     }
-                },
-                _ => {
-                    // A line end. When the next line starts with a byte that
-                    // the line-start and text modes would pass straight back
-                    // here (no blank, indentation, tag, escape or comment
-                    // line), go on without the round trip through `scan`.
-                    let next = match (buf[at], buf.get(at + 1)) {
-                        (b'\r', Some(b'\n')) => at + 2,
-                        (b'\r', None) => {
-                            pos = at;
-                            break;
+                    b'{' => match find_close(buf, at + 1) {
+                        Some((close, lines)) => {
+                            self.line += lines;
+                            pos = close + 1;
+                            if !self.oversized {
+                                let start = self.game_start;
+                                record_comment(&mut self.comments, at - start, close - start);
+                            }
+                            continue 'window;
                         }
-                        _ => at + 1,
-                    };
-                    match buf.get(next) {
-                        Some(b' ' | b'\t' | b'\n' | b'\r' | b'%' | b';' | b'[' | b'{') | None => {
+                        None => {
                             pos = at;
-                            break;
+                            break 'window;
                         }
-                        Some(_) => {
-                            self.line += 1;
-                            pos = next;
+                    },
+                    _ => {
+                        // A line end. When the next line starts with a byte
+                        // that the line-start and text modes would pass
+                        // straight back here (no blank, indentation, tag,
+                        // escape or comment line), go on without the round
+                        // trip through `scan`.
+                        let next = match (buf[at], buf.get(at + 1)) {
+                            (b'\r', Some(b'\n')) => at + 2,
+                            (b'\r', None) => {
+                                pos = at;
+                                break 'window;
+                            }
+                            _ => at + 1,
+                        };
+                        match buf.get(next) {
+                            Some(b' ' | b'\t' | b'\n' | b'\r' | b'%' | b';' | b'[' | b'{')
+                            | None => {
+                                pos = at;
+                                break 'window;
+                            }
+                            Some(_) => {
+                                self.line += 1;
+                                pos = next;
+                            }
+                        }
+                        // The window's stops from the next line on.
+                        let skip = next - base;
+                        mask = if skip < 32 {
+                            mask & (u32::MAX << skip)
+                        } else {
+                            0
+                        };
+                        if mask == 0 {
+                            continue 'window;
                         }
                     }
                 }

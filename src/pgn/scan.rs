@@ -23,20 +23,25 @@ pub fn find4(hay: &[u8], set: [u8; 4]) -> Option<usize> {
     Some(chunks.len() * 16 + j)
 }
 
-/// [`find4`] with AVX2, 32 bytes a step; in line where the caller is
-/// compiled for AVX2 too (the framer's movetext loop).
+/// [`find4`] with AVX2, 32 bytes a step, for a caller that wants the
+/// stops after the first as well: the first 32 bytes of `hay` (from a
+/// multiple of 32) that hold one of `set`'s four, as their offset and a
+/// bit for each such byte among them (bit 0 for the byte at the offset);
+/// in the last 31 bytes, the offset of the first such byte and bit 0
+/// alone. In line where the caller is compiled for AVX2 too (the framer's
+/// movetext loop).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) fn find4_avx2(hay: &[u8], set: [u8; 4]) -> Option<usize> {
+pub(crate) fn stops_avx2(hay: &[u8], set: [u8; 4]) -> Option<(usize, u32)> {
     let (chunks, tail) = hay.as_chunks::<32>();
     for (i, chunk) in chunks.iter().enumerate() {
         let mask = wide::any_of(chunk, set);
         if mask != 0 {
-            return Some(i * 32 + mask.trailing_zeros() as usize);
+            return Some((i * 32, mask));
         }
     }
-    find4(tail, set).map(|j| chunks.len() * 32 + j)
+    find4(tail, set).map(|j| (chunks.len() * 32 + j, 1))
 }
 
 /// The quotes and the `]` of the common tag pair `[Name "value"]` at the
@@ -538,7 +543,7 @@ mod tests {
     }
 
     #[test]
-    fn find4_finds_like_a_plain_search() {
+    fn find4_and_the_wide_stops_find_like_a_plain_search() {
         let set = [b'"', b'\\', b'\n', b'\r'];
         // Long enough for two 32-byte steps and a tail.
         let text = b"abcdefghijklmnopqrstuvwxyz0123456789\"\\\n\rABCDEFGHIJKLMNOPQRSTUVWXYZ-. \"";
@@ -556,8 +561,21 @@ mod tests {
                     #[cfg(target_arch = "x86_64")]
                     if avx2 {
                         // SAFETY: the CPU has AVX2.
-                        let wide = unsafe { find4_avx2(&hay, set) };
-                        assert_eq!(wide, plain, "AVX2 {start}..{end} {reversed}");
+                        let wide = unsafe { stops_avx2(&hay, set) };
+                        let first = wide.map(|(at, mask)| at + mask.trailing_zeros() as usize);
+                        assert_eq!(first, plain, "AVX2 {start}..{end} {reversed}");
+                        if let Some((at, mask)) = wide {
+                            // Every stop of the window, and nothing else.
+                            let window = &hay[at..hay.len().min(at + 32)];
+                            let all = window
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, b)| set.contains(b))
+                                .fold(0u32, |m, (i, _)| m | 1 << i);
+                            let whole = at % 32 == 0 && window.len() == 32;
+                            let want = if whole { all } else { 1 };
+                            assert_eq!(mask, want, "AVX2 {start}..{end} {reversed}");
+                        }
                     }
                 }
             }
