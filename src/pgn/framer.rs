@@ -1426,6 +1426,58 @@ mod tests {
         }
     }
 
+    #[test]
+    fn movetext_soups_frame_whole_as_byte_at_a_time() {
+        // Movetext of line ends, comments, `;` and the bytes that start a
+        // line, several to a 32-byte window: read whole, the movetext loop
+        // takes the stops after a line end from the window it classified;
+        // read a byte at a time, it never has more than one byte.
+        let frames = |input: &[u8], trickle: bool| {
+            let mut out = Vec::new();
+            let mut push = |game: RawGame<'_>| {
+                // The tag pairs' entries are made on the fast path only.
+                let comments: Vec<[u32; 2]> = game
+                    .comments
+                    .0
+                    .iter()
+                    .filter(|e| e[0] & TAG_ENTRY == 0)
+                    .copied()
+                    .collect();
+                out.push((game.first_line, game.offset, game.bytes.to_vec(), comments));
+            };
+            if trickle {
+                let mut framer = GameFramer::new(Trickle(input));
+                while let Some(game) = framer.next_game() {
+                    push(game.expect("no error"));
+                }
+            } else {
+                let mut framer = GameFramer::new(input);
+                while let Some(game) = framer.next_game() {
+                    push(game.expect("no error"));
+                }
+            }
+            out
+        };
+        let (mut games, mut comments) = (0, 0);
+        for seed in 1..300 {
+            let mut input = b"[Event \"x\"]\n\n1.".to_vec();
+            input.extend(scan::soup(
+                seed,
+                40 + (seed as usize * 13) % 200,
+                b"\n\n\r{}};ab1. [ %",
+            ));
+            let whole = frames(&input, false);
+            assert_eq!(frames(&input, true), whole, "seed {seed}: {input:?}");
+            games += whole.len();
+            comments += whole.iter().map(|g| g.3.len()).sum::<usize>();
+        }
+        // The soups made many games and comments.
+        assert!(
+            games > 300 && comments > 1000,
+            "{games} games, {comments} comments"
+        );
+    }
+
     /// Bytes from a small alphabet of the bytes that matter.
     fn soup(seed: u64, len: usize) -> Vec<u8> {
         scan::soup(seed, len, b"}}{;\n\r\r\nab  ")
