@@ -14,9 +14,8 @@ mod stats;
 mod tags;
 mod validate;
 
-use std::process::ExitCode;
-
 use std::ffi::OsString;
+use std::process::ExitCode;
 
 use clap::{Args, FromArgMatches, Parser, Subcommand};
 

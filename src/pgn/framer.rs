@@ -1432,32 +1432,19 @@ mod tests {
         // line, several to a 32-byte window: read whole, the movetext loop
         // takes the stops after a line end from the window it classified;
         // read a byte at a time, it never has more than one byte.
-        let frames = |input: &[u8], trickle: bool| {
+        /// A game's first line, offset, text and comment index.
+        type Framed = (u64, u64, Vec<u8>, Vec<[u32; 2]>);
+        fn frames<R: Read>(mut framer: GameFramer<R>) -> Vec<Framed> {
             let mut out = Vec::new();
-            let mut push = |game: RawGame<'_>| {
+            while let Some(game) = framer.next_game() {
+                let game = game.expect("no error");
                 // The tag pairs' entries are made on the fast path only.
-                let comments: Vec<[u32; 2]> = game
-                    .comments
-                    .0
-                    .iter()
-                    .filter(|e| e[0] & TAG_ENTRY == 0)
-                    .copied()
-                    .collect();
+                let comments = game.comments.0.iter().filter(|e| e[0] & TAG_ENTRY == 0);
+                let comments = comments.copied().collect();
                 out.push((game.first_line, game.offset, game.bytes.to_vec(), comments));
-            };
-            if trickle {
-                let mut framer = GameFramer::new(Trickle(input));
-                while let Some(game) = framer.next_game() {
-                    push(game.expect("no error"));
-                }
-            } else {
-                let mut framer = GameFramer::new(input);
-                while let Some(game) = framer.next_game() {
-                    push(game.expect("no error"));
-                }
             }
             out
-        };
+        }
         let (mut games, mut comments) = (0, 0);
         for seed in 1..300 {
             let mut input = b"[Event \"x\"]\n\n1.".to_vec();
@@ -1466,8 +1453,9 @@ mod tests {
                 40 + (seed as usize * 13) % 200,
                 b"\n\n\r{}};ab1. [ %",
             ));
-            let whole = frames(&input, false);
-            assert_eq!(frames(&input, true), whole, "seed {seed}: {input:?}");
+            let whole = frames(GameFramer::new(&input[..]));
+            let trickled = frames(GameFramer::new(Trickle(&input)));
+            assert_eq!(trickled, whole, "seed {seed}: {input:?}");
             games += whole.len();
             comments += whole.iter().map(|g| g.3.len()).sum::<usize>();
         }
