@@ -64,7 +64,8 @@ use crate::{
     moves::Move,
     notation::{LetterPolicy, Lint, Lints, MoveToken, ParseMoveTokenError, Resolved},
     pgn::{
-        Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor, unescape,
+        Comment, Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
+        unescape,
     },
     position::Position,
 };
@@ -185,6 +186,68 @@ pub struct MainlinePly<'p> {
     pub position: &'p Position,
 }
 
+/// What a move did on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Played {
+    /// A legal move.
+    Move(Move),
+    /// A null move (the turn passed).
+    Null,
+}
+
+/// What a job riding on the replay is shown ([`Replayer::observe`]): the
+/// moves as they are played, with the position before each, every
+/// mainline position, and what the movetext holds around the moves. Every
+/// method has a default that ignores the event.
+///
+/// A move is shown only where it is played: not a move of a line that
+/// stopped at an illegal move. A game whose replay is
+/// [`Status::Valid`] has had every move of every line shown.
+pub trait Observer<'a> {
+    /// Whether comments are shown (the replay reads them only then).
+    const COMMENTS: bool = false;
+
+    /// A tag pair (raw, escapes unresolved).
+    fn tag(&mut self, _name: &'a [u8], _value: &'a [u8], _span: Span) {}
+
+    /// A mainline position: the start position (ply 0), then the position
+    /// after each mainline move played.
+    fn mainline_ply(&mut self, _ply: MainlinePly<'_>) {}
+
+    /// A move played in the current line, from `before`.
+    fn played(&mut self, _before: &Position, _played: Played, _token: &MoveToken, _span: Span) {}
+
+    /// A NAG after the current line's last move.
+    fn nag(&mut self, _nag: u8, _span: Span) {}
+
+    /// A draw offer after the current line's last move.
+    fn draw_offer(&mut self, _span: Span) {}
+
+    /// A comment (only with [`COMMENTS`](Self::COMMENTS)).
+    fn comment(&mut self, _comment: Comment<'a>) {}
+
+    /// A variation opens: an alternative to the current line's last move.
+    fn begin_variation(&mut self, _span: Span) {}
+
+    /// The variation opened last ends.
+    fn end_variation(&mut self, _span: Span) {}
+
+    /// The mainline's termination marker.
+    fn outcome(&mut self, _outcome: Outcome, _span: Span) {}
+}
+
+/// Nothing to show: [`Replayer::replay`].
+impl Observer<'_> for () {}
+
+/// The observer behind [`Replayer::replay_with`].
+struct OnPly<'f>(&'f mut dyn FnMut(MainlinePly<'_>));
+
+impl Observer<'_> for OnPly<'_> {
+    fn mainline_ply(&mut self, ply: MainlinePly<'_>) {
+        (self.0)(ply);
+    }
+}
+
 /// The replay engine, with buffers kept from game to game.
 #[derive(Debug, Default)]
 pub struct Replayer {
@@ -265,7 +328,7 @@ fn null_move(pos: &Position) -> Option<Position> {
 }
 
 /// The replay of one game in progress.
-struct Run<'r, 'a> {
+struct Run<'r, 'a, O> {
     source: &'a [u8],
     options: ReplayOptions,
     /// The tags read so far.
@@ -288,8 +351,8 @@ struct Run<'r, 'a> {
     keep_prev: bool,
     /// The mainline's start position is set up.
     ready: bool,
-    /// Told of every mainline position.
-    on_ply: Option<&'r mut (dyn FnMut(MainlinePly<'_>) + 'r)>,
+    /// Shown every move played and what stands around it.
+    observer: &'r mut O,
     /// The mainline reached a position where the game is over by rule
     /// (fivefold repetition, 75-move rule) and whether a move after it
     /// has been reported.
@@ -313,7 +376,7 @@ impl Replayer {
     ///
     /// Never fails: every problem is a [`Diagnostic`] in the result.
     pub fn replay(&mut self, raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
-        self.run(raw, options, None)
+        self.observe(raw, options, &mut ())
     }
 
     /// Replays one framed game like [`Replayer::replay`], calling `on_ply`
@@ -326,14 +389,42 @@ impl Replayer {
         options: &ReplayOptions,
         on_ply: &mut dyn FnMut(MainlinePly<'_>),
     ) -> Replay {
-        self.run(raw, options, Some(on_ply))
+        self.observe(raw, options, &mut OnPly(on_ply))
     }
 
-    fn run<'f>(
-        &'f mut self,
-        raw: &RawGame<'_>,
+    /// Replays one framed game like [`Replayer::replay`], showing
+    /// `observer` every move played on the board (in the mainline and in
+    /// variations, in the order written), every mainline position, and
+    /// the tags, annotations and variations around them.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::notation::MoveToken;
+    /// use pgnkit::pgn::{RawGame, Span};
+    /// use pgnkit::replay::{Observer, Played, ReplayOptions, Replayer};
+    /// use pgnkit::{Position, Uci};
+    ///
+    /// /// Every move in UCI, variations included.
+    /// struct Ucis(Vec<String>);
+    ///
+    /// impl Observer<'_> for Ucis {
+    ///     fn played(&mut self, before: &Position, played: Played, _: &MoveToken, _: Span) {
+    ///         if let Played::Move(m) = played {
+    ///             self.0.push(Uci::from_move(m, before.is_chess960()).to_string());
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let raw = RawGame::from_bytes(b"1. e4 (1. d4 d5) e5 *");
+    /// let mut ucis = Ucis(Vec::new());
+    /// Replayer::new().observe(&raw, &ReplayOptions::default(), &mut ucis);
+    /// assert_eq!(ucis.0, ["e2e4", "d2d4", "d7d5", "e7e5"]);
+    /// ```
+    pub fn observe<'a, O: Observer<'a>>(
+        &mut self,
+        raw: &RawGame<'a>,
         options: &ReplayOptions,
-        on_ply: Option<&'f mut (dyn FnMut(MainlinePly<'_>) + 'f)>,
+        observer: &mut O,
     ) -> Replay {
         self.stack.clear();
         self.history.clear();
@@ -362,7 +453,7 @@ impl Replayer {
             ready: false,
             alphabet: LetterPolicy::Auto,
             keep_prev: true,
-            on_ply,
+            observer,
             over: None,
             over_reported: false,
             seen: [0; 256],
@@ -372,9 +463,9 @@ impl Replayer {
         run.keep_prev = options.lints || raw.marks.has_paren();
         // The reader's loop twice over, with and without lints: see `play`.
         if options.lints {
-            self.reader.read(raw, &mut Play::<true>(&mut run));
+            self.reader.read(raw, &mut Play::<_, true>(&mut run));
         } else {
-            self.reader.read(raw, &mut Play::<false>(&mut run));
+            self.reader.read(raw, &mut Play::<_, false>(&mut run));
         }
         let (replay, stack, history) = run.finish();
         (self.stack, self.history) = (stack, history);
@@ -382,7 +473,7 @@ impl Replayer {
     }
 }
 
-impl<'a> Run<'_, 'a> {
+impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     fn push(&mut self, severity: Severity, kind: DiagnosticKind, span: Span) {
         let in_variation = self.stack.len() > 1;
         self.replay.diagnostics.push(Diagnostic {
@@ -419,14 +510,16 @@ impl<'a> Run<'_, 'a> {
 }
 
 /// The replay as the reader's visitor, with or without lints.
-struct Play<'x, 'r, 'a, const LINTS: bool>(&'x mut Run<'r, 'a>);
+struct Play<'x, 'r, 'a, O, const LINTS: bool>(&'x mut Run<'r, 'a, O>);
 
-impl<'a, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, LINTS> {
+impl<'a, O: Observer<'a>, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, O, LINTS> {
     type Output = ();
     const MOVE_NUMBERS: bool = LINTS;
+    const COMMENTS: bool = O::COMMENTS;
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
         self.0.tag(name, value, span);
+        self.0.observer.tag(name, value, span);
     }
 
     fn end_tags(&mut self) -> Skip {
@@ -450,22 +543,37 @@ impl<'a, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, LINTS> {
         self.0.lint(Lint::EpMark, span, None);
     }
 
-    fn begin_variation(&mut self, _span: Span) -> Skip {
+    fn nag(&mut self, nag: u8, span: Span) {
+        self.0.observer.nag(nag, span);
+    }
+
+    fn draw_offer(&mut self, span: Span) {
+        self.0.observer.draw_offer(span);
+    }
+
+    fn comment(&mut self, comment: Comment<'a>) {
+        self.0.observer.comment(comment);
+    }
+
+    fn begin_variation(&mut self, span: Span) -> Skip {
         debug_assert!(
             self.0.keep_prev,
             "the game's marks are not those of its text"
         );
         self.0.open_variation();
+        self.0.observer.begin_variation(span);
         Skip(false)
     }
 
-    fn end_variation(&mut self, _span: Span) {
+    fn end_variation(&mut self, span: Span) {
         self.0.stack.pop();
+        self.0.observer.end_variation(span);
     }
 
     fn outcome(&mut self, outcome: Outcome, span: Span) {
         self.0.replay.result_marker = Some(outcome);
         self.0.result_span = span;
+        self.0.observer.outcome(outcome, span);
     }
 
     fn syntax_error(&mut self, error: ParsePgnError) {
@@ -482,7 +590,7 @@ impl<'a, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, LINTS> {
     }
 }
 
-impl<'a> Run<'_, 'a> {
+impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
         let tags = &mut self.tags;
         let value_span = {
@@ -576,13 +684,11 @@ impl<'a> Run<'_, 'a> {
             since_dead: 0,
         });
         self.ready = true;
-        if let Some(on_ply) = self.on_ply.as_mut() {
-            on_ply(MainlinePly {
-                ply: 0,
-                span: Span::default(),
-                position: &self.stack[0].pos,
-            });
-        }
+        self.observer.mainline_ply(MainlinePly {
+            ply: 0,
+            span: Span::default(),
+            position: &self.stack[0].pos,
+        });
         if let Some((value, span)) = tags.result {
             self.replay.result_tag = outcome(value);
             if self.replay.result_tag.is_none() {
@@ -699,7 +805,7 @@ impl<'a> Run<'_, 'a> {
             }
             None => match token.resolve_general(&frame.pos, letters) {
                 Ok(Resolved::Move(m)) => m,
-                Ok(Resolved::Null) => return self.null_move(mainline, span),
+                Ok(Resolved::Null) => return self.null_move(mainline, token, span),
                 Err(err) => {
                     let before = frame.pos;
                     self.push_move(Severity::Error, DiagnosticKind::Illegal(err), span, &before);
@@ -708,7 +814,10 @@ impl<'a> Run<'_, 'a> {
                 }
             },
         };
-        let frame = self.top();
+        let last = self.stack.len() - 1;
+        let frame = &mut self.stack[last];
+        self.observer
+            .played(&frame.pos, Played::Move(m), token, span);
         if keep_prev {
             frame.prev.clone_from(&frame.pos);
         }
@@ -722,10 +831,13 @@ impl<'a> Run<'_, 'a> {
     }
 
     /// A null move (`--`) in the current line.
-    fn null_move(&mut self, mainline: bool, span: Span) {
-        let frame = self.top();
-        match null_move(&frame.pos) {
+    fn null_move(&mut self, mainline: bool, token: &MoveToken, span: Span) {
+        let last = self.stack.len() - 1;
+        match null_move(&self.stack[last].pos) {
             Some(next) => {
+                self.observer
+                    .played(&self.stack[last].pos, Played::Null, token, span);
+                let frame = self.top();
                 frame.prev = std::mem::replace(&mut frame.pos, next);
                 if mainline {
                     let before = self.top().prev;
@@ -734,7 +846,7 @@ impl<'a> Run<'_, 'a> {
                 }
             }
             None => {
-                let before = frame.pos;
+                let before = self.stack[last].pos;
                 self.push_move(Severity::Error, DiagnosticKind::NullInCheck, span, &before);
                 self.kill();
             }
@@ -780,13 +892,11 @@ impl<'a> Run<'_, 'a> {
     fn mainline_played(&mut self, span: Span) {
         self.replay.plies += 1;
         let pos = &self.stack[0].pos;
-        if let Some(on_ply) = self.on_ply.as_mut() {
-            on_ply(MainlinePly {
-                ply: self.replay.plies,
-                span,
-                position: pos,
-            });
-        }
+        self.observer.mainline_ply(MainlinePly {
+            ply: self.replay.plies,
+            span,
+            position: pos,
+        });
         let (halfmoves, key) = (pos.halfmoves(), pos.zobrist_key());
         if halfmoves == 0 {
             for &earlier in self.history.iter() {
