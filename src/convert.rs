@@ -1,10 +1,11 @@
-//! A parsed game's moves played on the board: every move of the mainline
-//! and of its variations resolved against its position, ready to be
-//! written in another notation ([`crate::Style`]) or as JSON.
+//! Games written with their moves in another notation ([`crate::Style`]).
 //!
-//! The replay engine ([`crate::replay::Replayer`]) judges a game without building its
-//! tree; this module works on the tree ([`Game`]) of a game already judged
-//! valid, so it stops at the first move it cannot play and says why.
+//! [`Converter`] rides on the replay engine: as the replay plays each move
+//! of the mainline and of its variations ([`Replayer::observe`]), the
+//! converter writes it in the target notation, so a game is judged and
+//! converted in one pass. [`play_game`] and [`write_pgn_tree`] work on the
+//! game's tree ([`Game`]) instead: the JSON output, and the few layouts
+//! the streaming writer hands over.
 //!
 //! # Examples
 //! ```
@@ -23,25 +24,17 @@
 
 use std::borrow::Cow;
 
-use crate::moves::Move;
 use crate::notation::{
     LetterPolicy, MoveToken, Notation, ParseMoveTokenError, ResolveError, Resolved, Style,
 };
 use crate::pgn::{
-    CommentKind, Comments, Game, Line, MoveNode, MovetextWriter, Outcome, RawGame, Span, Tag,
-    TokenKind, Tokens, WriteOptions, parse_game, result_text, start_ply, write_game_with,
-    write_tags,
+    Comment, CommentKind, Game, Line, MoveNode, MovetextWriter, Outcome, ParsePgnError,
+    ParsePgnErrorKind, RawGame, Reader, Span, Tag, Visitor, WriteOptions, parse_game, result_text,
+    start_ply, write_game_with, write_tags,
 };
 use crate::position::Position;
-
-/// What a move node did on the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Played {
-    /// A legal move.
-    Move(Move),
-    /// A null move (the turn passed).
-    Null,
-}
+pub use crate::replay::Played;
+use crate::replay::{MainlinePly, Observer, Replay, ReplayOptions, Replayer, Status};
 
 /// A move node with the position it was played in.
 #[derive(Debug, Clone)]
@@ -127,7 +120,7 @@ pub struct PlayError {
 
 /// The most moves (mainline and variations) a game may have where its tree
 /// is built ([`parse_game`] then [`play_game`]: `convert --to json`, and
-/// [`Converter::write_pgn`]'s tree fallback). The tree takes a few hundred
+/// [`Converter::convert`]'s tree fallback). The tree takes a few hundred
 /// bytes per move (the node, and the position it was played in), so this
 /// bounds it at about 100 MiB; a hostile 256 MiB single game would
 /// otherwise need tens of GiB. Real games have at most a few thousand.
@@ -152,19 +145,53 @@ pub const MAX_TREE_MOVES: usize = 250_000;
 /// assert_eq!(err.span, Span::new(17, 19));
 /// ```
 pub fn check_tree_budget(raw: &RawGame<'_>, limit: usize) -> Result<(), PlayError> {
-    let mut moves = 0usize;
-    for token in Tokens::new(raw.bytes) {
-        if let TokenKind::Move(_) = token.kind {
-            moves += 1;
-            if moves > limit {
-                return Err(PlayError {
-                    kind: PlayErrorKind::TooManyMoves { limit },
-                    span: token.span,
-                });
-            }
+    let mut budget = Budget {
+        limit,
+        moves: 0,
+        over: None,
+    };
+    match Reader::default().read(raw, &mut budget) {
+        None => Ok(()),
+        Some(span) => Err(PlayError {
+            kind: PlayErrorKind::TooManyMoves { limit },
+            span,
+        }),
+    }
+}
+
+/// The visitor behind [`check_tree_budget`]: counts move tokens.
+struct Budget {
+    limit: usize,
+    moves: usize,
+    /// The first move beyond the limit.
+    over: Option<Span>,
+}
+
+impl Budget {
+    fn count(&mut self, span: Span) {
+        self.moves += 1;
+        if self.moves > self.limit && self.over.is_none() {
+            self.over = Some(span);
         }
     }
-    Ok(())
+}
+
+impl Visitor<'_> for Budget {
+    type Output = Option<Span>;
+
+    fn san(&mut self, _text: &[u8], _token: &MoveToken, span: Span) {
+        self.count(span);
+    }
+
+    fn syntax_error(&mut self, error: ParsePgnError) {
+        if let ParsePgnErrorKind::BadMove(_) = error.kind {
+            self.count(error.span);
+        }
+    }
+
+    fn end_game(&mut self) -> Option<Span> {
+        self.over
+    }
 }
 
 /// The notation every move must be written in (`--from`).
@@ -291,7 +318,7 @@ impl Player {
     }
 }
 
-/// How [`Converter::write_pgn`] reads and writes a game.
+/// How [`Converter::convert`] reads and writes a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PgnOptions {
     /// The notation the moves are written in.
@@ -304,7 +331,7 @@ pub struct PgnOptions {
     pub required: Option<Required>,
 }
 
-/// Why the streaming converter ([`Converter::write_pgn_streaming`]) did
+/// Why the streaming converter ([`Converter::convert_streaming`]) did
 /// not write a game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -321,13 +348,9 @@ pub enum StreamError {
     Layout(Span),
 }
 
-/// One line being converted: the mainline or an open variation.
+/// One line being written: the mainline or an open variation.
 #[derive(Debug, Clone)]
 struct Frame {
-    /// The position after the line's last move.
-    pos: Position,
-    /// The position before it (where a variation opened now starts).
-    prev: Position,
     /// The ply of the line's next move, counted as move numbers count.
     next_ply: u64,
     /// Whether the line has a move yet.
@@ -346,19 +369,45 @@ struct Frame {
     muted: bool,
 }
 
+impl Frame {
+    fn new(next_ply: u64, muted: bool) -> Frame {
+        Frame {
+            next_ply,
+            has_move: false,
+            interrupted: true,
+            varied: false,
+            written_after: false,
+            draw_offer: false,
+            muted,
+        }
+    }
+}
+
+/// What [`Converter::convert`] made of one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conversion<E = PlayError> {
+    /// The game's replay: its verdict and diagnostics.
+    pub replay: Replay,
+    /// `None` when the replay found the game invalid (nothing was
+    /// written); otherwise whether it was written.
+    pub written: Option<Result<(), E>>,
+}
+
 /// The PGN converter, with buffers kept from game to game.
 ///
-/// [`Converter::write_pgn`] writes a game in export format with its moves
-/// in another notation in one walk over its tokens: each move (mainline
-/// and variations, positions kept on a stack) is resolved, converted and
-/// written as it is read, without building the game's tree. Its output is
-/// byte for byte that of [`write_pgn_tree`] (which builds the tree).
+/// [`Converter::convert`] replays a game and writes it in export format
+/// with its moves in another notation in the same pass: the replay
+/// ([`Replayer::observe`]) shows it each move with the position it is
+/// played in, and it writes the move as it is shown, without building the
+/// game's tree. Its output is byte for byte that of [`write_pgn_tree`]
+/// (which builds the tree).
 ///
 /// # Examples
 /// ```
 /// use pgnkit::convert::{Converter, PgnOptions};
 /// use pgnkit::pgn::{RawGame, TagSelection, WriteOptions};
-/// use pgnkit::{LetterPolicy, Position, Style};
+/// use pgnkit::replay::Replayer;
+/// use pgnkit::{LetterPolicy, Style};
 ///
 /// let options = PgnOptions {
 ///     style: Style::DE_LAN,
@@ -368,13 +417,13 @@ struct Frame {
 /// };
 /// let raw = RawGame::from_bytes(b"1. e4 {best} (1. Nf3 $1 d5) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0");
 /// let mut out = Vec::new();
-/// Converter::new().write_pgn(&raw, &Position::startpos(), &options, &mut out)?;
+/// let done = Converter::new().convert(&mut Replayer::new(), &raw, &options, &mut out);
+/// assert_eq!(done.written, Some(Ok(())));
 /// assert_eq!(
 ///     String::from_utf8(out).unwrap(),
 ///     "1. e2-e4 {best} (1. Sg1-f3 $1 d7-d5) 1... e7-e5 2. Dd1-h5 Sb8-c6 3. Lf1-c4\n\
 ///      Sg8-f6 4. Dh5xf7# 1-0\n\n"
 /// );
-/// # Ok::<_, pgnkit::convert::PlayError>(())
 /// ```
 #[derive(Debug, Default)]
 pub struct Converter {
@@ -391,292 +440,184 @@ impl Converter {
         Converter::default()
     }
 
-    /// Writes one game to `out` in export format, its moves converted to
-    /// `options.style`, playing them from `start`. The streaming walk does
-    /// the work; the few games it cannot lay out in order are written
-    /// through the tree ([`write_pgn_tree`]), with the same result. On an
-    /// error nothing is written.
+    /// Replays one game (without lints, reading piece letters as
+    /// `options.letters` says) and, when it is valid, writes it to `out`
+    /// in export format with its moves in `options.style`. The few games
+    /// whose annotations the streaming writer cannot lay out in order are
+    /// written through the tree ([`write_pgn_tree`]), with the same
+    /// result. On an error nothing is written.
     ///
-    /// # Errors
-    /// The first move (in the order written) that cannot be played, as
-    /// [`play_game`] reports it.
-    pub fn write_pgn(
+    /// The conversion's error is the first move (in the order written) in
+    /// another notation than `options.required`, or a game too large for
+    /// its tree ([`check_tree_budget`]).
+    pub fn convert(
         &mut self,
+        replayer: &mut Replayer,
         raw: &RawGame<'_>,
-        start: &Position,
         options: &PgnOptions,
         out: &mut Vec<u8>,
-    ) -> Result<(), PlayError> {
-        match self.write_pgn_streaming(raw, start, options, out) {
+    ) -> Conversion {
+        let (done, start) = self.stream(replayer, raw, options, out);
+        let written = done.written.map(|written| match written {
             Ok(()) => Ok(()),
             Err(StreamError::Play(err)) => Err(err),
             Err(StreamError::Layout(_)) => {
-                check_tree_budget(raw, MAX_TREE_MOVES)?;
-                write_pgn_tree(&parse_game(raw), start, options, out)
+                let start = start.unwrap_or_else(Position::startpos);
+                check_tree_budget(raw, MAX_TREE_MOVES)
+                    .and_then(|()| write_pgn_tree(&parse_game(raw), &start, options, out))
             }
+        });
+        Conversion {
+            replay: done.replay,
+            written,
         }
     }
 
-    /// The streaming walk of [`Converter::write_pgn`], without the tree
-    /// fallback. On an error nothing is written.
-    ///
-    /// # Errors
-    /// [`StreamError::Play`]: a move that cannot be played;
-    /// [`StreamError::Layout`]: the game needs the tree writer.
-    pub fn write_pgn_streaming(
+    /// The streaming pass of [`Converter::convert`], without the tree
+    /// fallback: [`StreamError::Layout`] where the game needs it. On an
+    /// error nothing is written.
+    pub fn convert_streaming(
         &mut self,
+        replayer: &mut Replayer,
         raw: &RawGame<'_>,
-        start: &Position,
         options: &PgnOptions,
         out: &mut Vec<u8>,
-    ) -> Result<(), StreamError> {
-        if raw.marks.first_nul().is_some() {
-            return Err(StreamError::Layout(Span::default()));
-        }
-        let source = raw.bytes;
-        let mut walk = Walk {
-            source,
-            comments: raw.comments,
+    ) -> Conversion<StreamError> {
+        self.stream(replayer, raw, options, out).0
+    }
+
+    fn stream(
+        &mut self,
+        replayer: &mut Replayer,
+        raw: &RawGame<'_>,
+        options: &PgnOptions,
+        out: &mut Vec<u8>,
+    ) -> (Conversion<StreamError>, Option<Position>) {
+        self.stack.clear();
+        self.pending.clear();
+        self.movetext.clear();
+        let mut writer = Writer {
+            source: raw.bytes,
             options,
             stack: &mut self.stack,
             pending: &mut self.pending,
-            alphabet: LetterPolicy::Auto,
-            keep_prev: raw.marks.has_paren(),
+            w: MovetextWriter::new(&mut self.movetext, options.write.width),
+            tags: Vec::new(),
+            result: None,
+            start: None,
+            stopped: None,
         };
-        walk.stack.clear();
-        walk.pending.clear();
-        self.movetext.clear();
-        let mut w = MovetextWriter::new(&mut self.movetext, options.write.width);
-        let (tags, result) = walk.run(start, &mut w)?;
-        w.finish(result_text(&tags, result));
-        write_tags(&tags, result, options.write.tags, out);
-        out.extend_from_slice(&self.movetext);
-        Ok(())
+        let replay_options = ReplayOptions {
+            letters: options.letters,
+            lints: false,
+        };
+        let replay = replayer.observe(raw, &replay_options, &mut writer);
+        let valid = replay.status == Status::Valid && writer.start.is_some();
+        let start = writer.start;
+        let written = valid.then(|| writer.finish(out));
+        if let Some(Ok(())) = written {
+            out.extend_from_slice(&self.movetext);
+        }
+        (Conversion { replay, written }, start)
     }
 }
 
-/// One game's walk.
-struct Walk<'c, 'a> {
+/// The converter's observer of one game's replay: writes each move shown
+/// in the target notation, with what the options keep around it.
+struct Writer<'c, 'a> {
     source: &'a [u8],
-    comments: Comments<'a>,
     options: &'c PgnOptions,
     stack: &'c mut Vec<Frame>,
     pending: &'c mut Vec<(usize, usize, CommentKind)>,
-    alphabet: LetterPolicy,
-    /// Whether each line keeps the position before its last move (only a
-    /// game with a variation needs it).
-    keep_prev: bool,
+    w: MovetextWriter<'c>,
+    tags: Vec<Tag<'a>>,
+    result: Option<Outcome>,
+    /// The mainline's start position, once set up.
+    start: Option<Position>,
+    /// Why the game cannot be written in order, once known.
+    stopped: Option<StreamError>,
 }
 
-impl<'a> Walk<'_, 'a> {
+impl<'a> Writer<'_, 'a> {
     fn top(&mut self) -> &mut Frame {
         let last = self.stack.len() - 1;
         &mut self.stack[last]
     }
 
-    fn run(
-        &mut self,
-        start: &Position,
-        w: &mut MovetextWriter<'_>,
-    ) -> Result<(Vec<Tag<'a>>, Option<Outcome>), StreamError> {
-        let source = self.source;
-        let mut tokens = Tokens::with_comments(source, self.comments);
-        let mut tags = Vec::new();
-        while let Some((name, value, span)) = tokens.next_plain_tag() {
-            tags.push(Tag { name, value, span });
-        }
-        let mut result = None;
-        let mut started = false;
-        for token in tokens {
-            let span = token.span;
-            let layout = Err(StreamError::Layout(span));
-            if let TokenKind::Tag { name, value } = token.kind {
-                if started {
-                    return layout;
-                }
-                tags.push(Tag { name, value, span });
-                continue;
-            }
-            if !started {
-                started = true;
-                self.stack.push(Frame {
-                    pos: *start,
-                    prev: *start,
-                    next_ply: start_ply(&tags),
-                    has_move: false,
-                    interrupted: true,
-                    varied: false,
-                    written_after: false,
-                    draw_offer: false,
-                    muted: false,
-                });
-            }
-            let options = &self.options.write;
-            match token.kind {
-                TokenKind::Tag { .. } | TokenKind::Error(_) => return layout,
-                TokenKind::MoveNumber(_) | TokenKind::EpMark => {}
-                TokenKind::Move(text) => self.play(text, span, w)?,
-                TokenKind::Comment(text) | TokenKind::LineComment(text) => {
-                    let kind = match token.kind {
-                        TokenKind::Comment(_) => CommentKind::Brace,
-                        _ => CommentKind::Line,
-                    };
-                    let pending_empty = self.pending.is_empty();
-                    let frame = self.top();
-                    if frame.has_move && !frame.varied && pending_empty {
-                        if !frame.muted && options.comments {
-                            frame.interrupted = true;
-                            frame.written_after = true;
-                            w.comment(text, kind);
-                        }
-                    } else {
-                        let at = offset_in(source, text);
-                        self.pending.push((at, text.len(), kind));
-                    }
-                }
-                TokenKind::Nag(nag) => {
-                    let frame = self.top();
-                    if !frame.has_move {
-                        return layout;
-                    }
-                    if !frame.muted && options.nags {
-                        if frame.written_after || frame.draw_offer {
-                            return layout;
-                        }
-                        w.nag(nag);
-                    }
-                }
-                TokenKind::DrawOffer => {
-                    let frame = self.top();
-                    if !frame.has_move {
-                        return layout;
-                    }
-                    if !frame.draw_offer {
-                        frame.draw_offer = true;
-                        if !frame.muted && options.nags {
-                            if frame.written_after {
-                                return layout;
-                            }
-                            w.token(b"(=)");
-                        }
-                    }
-                }
-                TokenKind::StartVariation => {
-                    if !self.keep_prev || self.stack.len() > crate::replay::MAX_DEPTH {
-                        return layout;
-                    }
-                    let frame = self.top();
-                    if !frame.has_move {
-                        return layout;
-                    }
-                    frame.varied = true;
-                    let written = !frame.muted && options.variations;
-                    if written {
-                        frame.interrupted = true;
-                        frame.written_after = true;
-                        w.open_variation();
-                    }
-                    let child = Frame {
-                        pos: frame.prev,
-                        prev: frame.prev,
-                        next_ply: frame.next_ply - 1,
-                        has_move: false,
-                        interrupted: true,
-                        varied: false,
-                        written_after: false,
-                        draw_offer: false,
-                        muted: !written,
-                    };
-                    self.stack.push(child);
-                }
-                TokenKind::EndVariation => {
-                    if self.stack.len() < 2 {
-                        return layout;
-                    }
-                    let muted = self.top().muted;
-                    self.flush_pending(muted, w);
-                    if !muted {
-                        w.close_variation();
-                    }
-                    self.stack.pop();
-                }
-                TokenKind::Result(outcome) => {
-                    if self.stack.len() > 1 || result.is_some() {
-                        return layout;
-                    }
-                    result = Some(outcome);
-                }
-            }
-        }
-        if self.stack.len() > 1 {
-            return Err(StreamError::Layout(Span::new(source.len(), source.len())));
-        }
-        self.flush_pending(false, w);
-        Ok((tags, result))
+    /// The game needs the tree writer: export format writes the token at
+    /// `span` at another place than the input has it.
+    fn layout(&mut self, span: Span) {
+        self.stopped.get_or_insert(StreamError::Layout(span));
     }
 
     /// Writes the comments waiting for a move (unless `muted`); whether
     /// any was written.
-    fn flush_pending(&mut self, muted: bool, w: &mut MovetextWriter<'_>) -> bool {
+    fn flush_pending(&mut self, muted: bool) -> bool {
         let write = !muted && self.options.write.comments && !self.pending.is_empty();
         if write {
             for &(at, len, kind) in self.pending.iter() {
-                w.comment(&self.source[at..at + len], kind);
+                self.w.comment(&self.source[at..at + len], kind);
             }
         }
         self.pending.clear();
         write
     }
 
-    fn play(
-        &mut self,
-        text: &'a [u8],
-        span: Span,
-        w: &mut MovetextWriter<'_>,
-    ) -> Result<(), StreamError> {
-        let error = |kind| StreamError::Play(PlayError { kind, span });
-        let token = MoveToken::parse(text).map_err(|e| error(PlayErrorKind::Parse(e)))?;
-        let letters = if self.options.letters == LetterPolicy::Auto {
-            self.alphabet = self.alphabet.settle(token.letters);
-            self.alphabet
-        } else {
-            self.options.letters
-        };
-        let frame = self.top();
-        let played = match token.resolve(&frame.pos, letters) {
-            Ok(Resolved::Move(m)) => Played::Move(m),
-            Ok(Resolved::Null) if frame.pos.is_check() => {
-                return Err(error(PlayErrorKind::NullInCheck));
-            }
-            Ok(Resolved::Null) => Played::Null,
-            Err(e) => return Err(error(PlayErrorKind::Illegal(e))),
-        };
+    /// Ends the movetext and writes the tags to `out` (the movetext
+    /// follows them); or why the game is not written.
+    fn finish(mut self, out: &mut Vec<u8>) -> Result<(), StreamError> {
+        if let Some(err) = self.stopped.take() {
+            return Err(err);
+        }
+        self.flush_pending(false);
+        self.w.finish(result_text(&self.tags, self.result));
+        write_tags(&self.tags, self.result, self.options.write.tags, out);
+        Ok(())
+    }
+}
+
+impl<'a> Observer<'a> for Writer<'_, 'a> {
+    const COMMENTS: bool = true;
+
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        self.tags.push(Tag { name, value, span });
+    }
+
+    fn mainline_ply(&mut self, ply: MainlinePly<'_>) {
+        if ply.ply == 0 {
+            self.start = Some(*ply.position);
+            self.stack.push(Frame::new(start_ply(&self.tags), false));
+        }
+    }
+
+    fn played(&mut self, before: &Position, played: Played, token: &MoveToken, span: Span) {
+        if self.stopped.is_some() || self.stack.is_empty() {
+            return;
+        }
         if let (Some(required), Played::Move(_)) = (self.options.required, played)
             && !required.accepts(token.notation)
         {
-            return Err(error(PlayErrorKind::Notation {
-                expected: required.name(),
-                found: notation_name(token.notation),
+            self.stopped = Some(StreamError::Play(PlayError {
+                kind: PlayErrorKind::Notation {
+                    expected: required.name(),
+                    found: notation_name(token.notation),
+                },
+                span,
             }));
+            return;
         }
         let muted = self.top().muted;
-        let before_written = self.flush_pending(muted, w);
+        let before_written = self.flush_pending(muted);
         let style = self.options.style;
-        let keep_prev = self.keep_prev;
-        let frame = self.top();
+        let last = self.stack.len() - 1;
+        let frame = &mut self.stack[last];
         if !muted {
-            w.number(frame.next_ply, frame.interrupted || before_written);
+            self.w
+                .number(frame.next_ply, frame.interrupted || before_written);
             match played {
-                Played::Move(m) => w.token(style.text(&frame.pos, m).as_bytes()),
-                Played::Null => w.token(b"--"),
+                Played::Move(m) => self.w.token(style.text(before, m).as_bytes()),
+                Played::Null => self.w.token(b"--"),
             }
-        }
-        if keep_prev {
-            frame.prev.clone_from(&frame.pos);
-        }
-        match played {
-            Played::Move(m) => frame.pos.play_unchecked(m),
-            Played::Null => frame.pos.play_null(),
         }
         frame.next_ply += 1;
         frame.has_move = true;
@@ -684,7 +625,96 @@ impl<'a> Walk<'_, 'a> {
         frame.varied = false;
         frame.written_after = false;
         frame.draw_offer = false;
-        Ok(())
+    }
+
+    fn nag(&mut self, nag: u8, span: Span) {
+        if self.stack.is_empty() {
+            return;
+        }
+        let nags = self.options.write.nags;
+        let frame = self.top();
+        if !frame.muted && nags {
+            if frame.written_after || frame.draw_offer {
+                return self.layout(span);
+            }
+            self.w.nag(nag);
+        }
+    }
+
+    fn draw_offer(&mut self, span: Span) {
+        if self.stack.is_empty() {
+            return;
+        }
+        let nags = self.options.write.nags;
+        let frame = self.top();
+        if !frame.draw_offer {
+            frame.draw_offer = true;
+            if !frame.muted && nags {
+                if frame.written_after {
+                    return self.layout(span);
+                }
+                self.w.token(b"(=)");
+            }
+        }
+    }
+
+    fn comment(&mut self, comment: Comment<'a>) {
+        let comments = self.options.write.comments;
+        let pending_empty = self.pending.is_empty();
+        if let Some(frame) = self.stack.last_mut()
+            && frame.has_move
+            && !frame.varied
+            && pending_empty
+        {
+            if !frame.muted && comments {
+                frame.interrupted = true;
+                frame.written_after = true;
+                self.w.comment(comment.text, comment.kind);
+            }
+        } else {
+            let at = offset_in(self.source, comment.text);
+            self.pending.push((at, comment.text.len(), comment.kind));
+        }
+    }
+
+    fn begin_variation(&mut self, span: Span) {
+        if self.stack.is_empty() {
+            return;
+        }
+        if !self.top().has_move {
+            // The move it is an alternative to was not played (an invalid
+            // game, which is not written).
+            self.layout(span);
+        }
+        let variations = self.options.write.variations;
+        let frame = self.top();
+        frame.varied = true;
+        let written = !frame.muted && variations;
+        if written {
+            frame.interrupted = true;
+            frame.written_after = true;
+        }
+        let child = Frame::new(frame.next_ply.saturating_sub(1), !written);
+        if written {
+            self.w.open_variation();
+        }
+        self.stack.push(child);
+    }
+
+    fn end_variation(&mut self, _span: Span) {
+        if self.stack.len() < 2 {
+            return;
+        }
+        let muted = self.top().muted;
+        self.flush_pending(muted);
+        if !muted {
+            self.w.close_variation();
+        }
+        self.stack.pop();
+    }
+
+    fn outcome(&mut self, outcome: Outcome, _span: Span) {
+        self.result = Some(outcome);
     }
 }
 
@@ -695,7 +725,7 @@ fn offset_in(whole: &[u8], part: &[u8]) -> usize {
 
 /// Writes a game in export format with its moves in `options.style`, from
 /// its tree: [`play_game`], then [`write_game_with`]. What
-/// [`Converter::write_pgn`] falls back to; it writes the same bytes. On an
+/// [`Converter::convert`] falls back to; it writes the same bytes. On an
 /// error nothing is written.
 ///
 /// # Errors

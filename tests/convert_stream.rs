@@ -1,7 +1,7 @@
-//! The streaming PGN converter ([`Converter::write_pgn`]) against the tree
-//! writer ([`write_pgn_tree`]): byte for byte the same output for every
-//! valid game of the corpus, in every notation and with every option that
-//! changes the layout.
+//! The streaming PGN converter ([`Converter::convert`], one pass riding on
+//! the replay) against the tree writer ([`write_pgn_tree`]): byte for byte
+//! the same output for every valid game of the corpus, in every notation
+//! and with every option that changes the layout.
 
 mod common;
 
@@ -97,12 +97,16 @@ fn compare(
     start: &Position,
     options: &PgnOptions,
     converter: &mut Converter,
+    replayer: &mut Replayer,
 ) -> bool {
     let game = parse_game(raw);
     let mut tree = Vec::new();
     let tree_result = write_pgn_tree(&game, start, options, &mut tree);
     let mut stream = Vec::new();
-    let streamed = converter.write_pgn_streaming(raw, start, options, &mut stream);
+    let streamed = converter
+        .convert_streaming(replayer, raw, options, &mut stream)
+        .written
+        .expect("a valid game is converted");
     let context = || {
         format!(
             "game {} {:?}: {}",
@@ -125,7 +129,10 @@ fn compare(
         _ => panic!("{tree_result:?} vs {streamed:?}: {}", context()),
     }
     let mut with_fallback = Vec::new();
-    let result = converter.write_pgn(raw, start, options, &mut with_fallback);
+    let result = converter
+        .convert(replayer, raw, options, &mut with_fallback)
+        .written
+        .expect("a valid game is converted");
     assert_eq!(result, tree_result, "{}", context());
     assert_eq!(with_fallback, tree, "{}", context());
     streamed.is_ok()
@@ -163,7 +170,7 @@ fn streaming_equals_the_tree_writer_over_the_corpus() {
             };
             games += 1;
             for options in &sets {
-                if compare(&raw, &start, options, &mut converter) {
+                if compare(&raw, &start, options, &mut converter, &mut replayer) {
                     streamed += 1;
                 } else {
                     fallbacks += 1;
@@ -204,12 +211,23 @@ fn awkward_layouts_equal_the_tree_writer() {
         b"1. e4 ) e5 *",
     ];
     let mut converter = Converter::new();
-    let start = Position::startpos();
+    let mut replayer = Replayer::new();
     for &text in cases {
         let raw = RawGame::from_bytes(text);
-        let start = valid_start(&mut Replayer::new(), &raw).unwrap_or(start);
+        let start = valid_start(&mut replayer, &raw);
         for options in &option_sets() {
-            compare(&raw, &start, options, &mut converter);
+            match &start {
+                Some(start) => {
+                    compare(&raw, start, options, &mut converter, &mut replayer);
+                }
+                None => {
+                    // An invalid game is not written.
+                    let mut out = Vec::new();
+                    let done = converter.convert(&mut replayer, &raw, options, &mut out);
+                    assert_eq!(done.written, None, "{}", String::from_utf8_lossy(text));
+                    assert!(out.is_empty());
+                }
+            }
         }
     }
 }

@@ -9,6 +9,8 @@
 //! - every diagnostic's span lies inside the game, its message and FEN
 //!   are printable, and the FEN reads back;
 //! - the final FEN reads back as the same position;
+//! - the replay reports exactly the syntax errors the syntax-only check
+//!   reports (both read through one movetext reader);
 //! - a valid, complete game from the standard start plays the same way in
 //!   the tree-based converter (`convert`), to the same final position.
 
@@ -16,7 +18,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use pgnkit::convert::{Played, play_game};
-use pgnkit::pgn::parse_game;
+use pgnkit::pgn::{ParsePgnError, SyntaxChecker, parse_game};
+use pgnkit::replay::DiagnosticKind;
 use pgnkit::{
     EpMode, GameFramer, LetterPolicy, Position, RawGame, ReplayOptions, Replayer, Status,
 };
@@ -45,6 +48,23 @@ fn check_game(raw: &RawGame<'_>, options: &ReplayOptions, reused: &mut Replayer)
             assert_eq!(back.fen(EpMode::Always), fen, "final FEN");
         }
         None => assert!(seen.is_empty(), "plies without a start position"),
+    }
+
+    let mut checked: Vec<ParsePgnError> = Vec::new();
+    SyntaxChecker::default().check(raw, |e| checked.push(e));
+    let replayed: Vec<ParsePgnError> = replay
+        .diagnostics
+        .iter()
+        .filter_map(|d| match d.kind {
+            DiagnosticKind::Syntax(kind) => Some(ParsePgnError { kind, span: d.span }),
+            _ => None,
+        })
+        .collect();
+    if replay.position.is_some() {
+        assert_eq!(replayed, checked, "replay and syntax check disagree");
+    } else {
+        // Not read past the tags: no start position.
+        assert!(checked.starts_with(&replayed), "replay and syntax check disagree");
     }
 
     for d in &replay.diagnostics {

@@ -198,14 +198,42 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                 continue;
             };
             let source = raw.bytes;
-            let mut start: Option<Position> = None;
-            let mut on_ply = |p: MainlinePly<'_>| {
-                if p.ply == 0 {
-                    start = Some(*p.position);
-                }
+            let (replay, converted) = if args.to == To::Json {
+                let mut start: Option<Position> = None;
+                let mut on_ply = |p: MainlinePly<'_>| {
+                    if p.ply == 0 {
+                        start = Some(*p.position);
+                    }
+                };
+                let replay = replayer.replay_with(&raw, &options, &mut on_ply);
+                let converted = match (replay.status, &start) {
+                    (Status::Valid, Some(start)) => {
+                        Some(check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
+                            let game = parse_game(&raw);
+                            play_game(&game, start, args.from.letters(), args.from.required()).map(
+                                |line| {
+                                    let value = json::game(
+                                        info.number,
+                                        &game,
+                                        &line,
+                                        &replay,
+                                        start,
+                                        args.fens,
+                                    );
+                                    let _ = serde_json::to_writer(&mut done.stdout, &value);
+                                    done.stdout.push(b'\n');
+                                },
+                            )
+                        }))
+                    }
+                    _ => None,
+                };
+                (replay, converted)
+            } else {
+                let c = converter.convert(&mut replayer, &raw, &pgn_options, &mut done.stdout);
+                (c.replay, c.written)
             };
-            let replay = replayer.replay_with(&raw, &options, &mut on_ply);
-            let mut errored = replay.status != Status::Valid;
+            let mut errored = converted.is_none();
             if errored {
                 let index = LineIndex::new(source, info.first_line);
                 for d in &replay.diagnostics {
@@ -214,32 +242,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                     }
                 }
             }
-            if let (false, Some(start)) = (errored, &start) {
-                let converted = if args.to == To::Json {
-                    check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
-                        let game = parse_game(&raw);
-                        play_game(&game, start, args.from.letters(), args.from.required()).map(
-                            |line| {
-                                let value = json::game(
-                                    info.number,
-                                    &game,
-                                    &line,
-                                    &replay,
-                                    start,
-                                    args.fens,
-                                );
-                                let _ = serde_json::to_writer(&mut done.stdout, &value);
-                                done.stdout.push(b'\n');
-                            },
-                        )
-                    })
-                } else {
-                    converter.write_pgn(&raw, start, &pgn_options, &mut done.stdout)
-                };
-                if let Err(err) = converted {
-                    play_error(&ctx, info, source, &err, &mut done);
-                    errored = true;
-                }
+            if let Some(Err(err)) = converted {
+                play_error(&ctx, info, source, &err, &mut done);
+                errored = true;
             }
             if errored && args.keep_invalid {
                 write_raw(source, &mut done.stdout);
@@ -316,17 +321,41 @@ fn from_json(
                 number,
                 ..pgnkit::pgn::RawGame::from_bytes(pgn.as_bytes())
             };
+            buf.clear();
             let mut start = None;
-            let replay = replayer.replay_with(&raw, options, &mut |p: MainlinePly<'_>| {
-                if p.ply == 0 {
-                    start = Some(*p.position);
-                }
-            });
+            let (replay, converted) = if args.to == To::Json {
+                let replay = replayer.replay_with(&raw, options, &mut |p: MainlinePly<'_>| {
+                    if p.ply == 0 {
+                        start = Some(*p.position);
+                    }
+                });
+                let converted = match (replay.status, start) {
+                    (Status::Valid, Some(start)) => {
+                        Some(check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
+                            let game = parse_game(&raw);
+                            play_game(&game, &start, pgn_options.letters, pgn_options.required).map(
+                                |line| {
+                                    let value = json::game(
+                                        number, &game, &line, &replay, &start, args.fens,
+                                    );
+                                    let _ = serde_json::to_writer(&mut buf, &value);
+                                    buf.push(b'\n');
+                                },
+                            )
+                        }))
+                    }
+                    _ => None,
+                };
+                (replay, converted)
+            } else {
+                let c = converter.convert(&mut replayer, &raw, pgn_options, &mut buf);
+                (c.replay, c.written)
+            };
             let first_error = replay
                 .diagnostics
                 .iter()
                 .find(|d| d.severity != Severity::Warning);
-            let (Status::Valid, Some(start)) = (replay.status, start) else {
+            let Some(converted) = converted else {
                 match first_error {
                     Some(d) if d.span.end > d.span.start => report(&format_args!(
                         "{}: {}",
@@ -338,22 +367,6 @@ fn from_json(
                 }
                 errors = true;
                 continue;
-            };
-            buf.clear();
-            let converted = if args.to == To::Json {
-                check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
-                    let game = parse_game(&raw);
-                    play_game(&game, &start, pgn_options.letters, pgn_options.required).map(
-                        |line| {
-                            let value =
-                                json::game(number, &game, &line, &replay, &start, args.fens);
-                            let _ = serde_json::to_writer(&mut buf, &value);
-                            buf.push(b'\n');
-                        },
-                    )
-                })
-            } else {
-                converter.write_pgn(&raw, &start, pgn_options, &mut buf)
             };
             match converted {
                 Ok(()) => out.write_all(&buf)?,

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use pgnkit::pgn::{LineIndex, Span, TokenKind, Tokens, unescape};
+use pgnkit::pgn::{LineIndex, Span, unescape};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{EpMode, Status, encoding};
 
@@ -305,21 +305,12 @@ fn tag_columns(source: &[u8], names: &[String]) -> String {
     if names.is_empty() {
         return out;
     }
-    let mut values: Vec<Option<String>> = vec![None; names.len()];
-    let mut tokens = Tokens::new(source);
-    for token in tokens.by_ref() {
-        match token.kind {
-            TokenKind::Tag { name, value } => {
-                for (slot, wanted) in values.iter_mut().zip(names) {
-                    if slot.is_none() && name == wanted.as_bytes() {
-                        *slot = Some(encoding::decode(&unescape(value)).into_owned());
-                    }
-                }
-            }
-            TokenKind::Error(_) | TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
-            _ => break,
-        }
-    }
+    let tags = pgnkit::filter::read_tags(source);
+    let values = names.iter().map(|wanted| {
+        tags.iter()
+            .find(|t| t.name == wanted.as_bytes())
+            .map(|t| encoding::decode(&unescape(t.value)).into_owned())
+    });
     for value in values {
         out.push('\t');
         if let Some(value) = value {

@@ -70,7 +70,7 @@ pub use self::{
     time_control::{ParseTimeControlError, Period, TimeControl},
 };
 use crate::{
-    pgn::{Outcome, Tag, TokenKind, Tokens},
+    pgn::{Outcome, Reader, Span, Tag, Visitor},
     replay::{Replay, Status, Termination},
 };
 
@@ -424,23 +424,22 @@ impl<'g> Facts<'g> {
 /// The tag pairs at the start of a game's text, stopping at the first
 /// token that is not one.
 pub fn read_tags(game: &[u8]) -> Vec<Tag<'_>> {
-    let mut tags = Vec::new();
-    let mut tokens = Tokens::new(game);
-    while let Some((name, value, span)) = tokens.next_plain_tag() {
-        tags.push(Tag { name, value, span });
+    let mut tags = TagList(Vec::new());
+    Reader::read_tags(game, &mut tags);
+    tags.0
+}
+
+/// The visitor behind [`read_tags`].
+struct TagList<'a>(Vec<Tag<'a>>);
+
+impl<'a> Visitor<'a> for TagList<'a> {
+    type Output = ();
+
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        self.0.push(Tag { name, value, span });
     }
-    while let Some(token) = tokens.next_significant() {
-        match token.kind {
-            TokenKind::Tag { name, value } => tags.push(Tag {
-                name,
-                value,
-                span: token.span,
-            }),
-            TokenKind::Error(_) => continue,
-            _ => break,
-        }
-    }
-    tags
+
+    fn end_game(&mut self) {}
 }
 
 fn eval(expr: &Expr, facts: &Facts<'_>) -> bool {

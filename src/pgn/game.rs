@@ -4,32 +4,10 @@
 use crate::notation::{MoveToken, ParseMoveTokenError};
 use crate::pgn::error::{ParsePgnError, ParsePgnErrorKind};
 use crate::pgn::framer::RawGame;
-use crate::pgn::grammar::{Outcome, TokenKind, Tokens};
+use crate::pgn::grammar::Outcome;
 use crate::pgn::span::Span;
 use crate::pgn::tag::Tag;
-
-/// The default bound on variation nesting.
-pub const DEFAULT_MAX_DEPTH: usize = 256;
-
-/// How a comment was written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CommentKind {
-    /// `{…}`.
-    Brace,
-    /// `;…` to the end of the line.
-    Line,
-}
-
-/// A comment as written (text between the delimiters, not decoded).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Comment<'a> {
-    /// The comment's text.
-    pub text: &'a [u8],
-    /// How it was delimited.
-    pub kind: CommentKind,
-    /// Where it was written, delimiters included.
-    pub span: Span,
-}
+use crate::pgn::visitor::{Comment, DEFAULT_MAX_DEPTH, Reader, Skip, Visitor};
 
 /// A game termination marker and where it was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,57 +121,102 @@ pub fn parse_game<'a>(raw: &RawGame<'a>) -> Game<'a> {
 
 /// Parses one framed game into the model.
 pub fn parse_game_with<'a>(raw: &RawGame<'a>, options: &ParseOptions) -> Game<'a> {
-    let mut game = Game {
-        number: raw.number,
-        offset: raw.offset,
-        first_line: raw.first_line,
-        source: raw.bytes,
-        tags: Vec::new(),
-        mainline: Line::default(),
-        result: None,
-        errors: Vec::new(),
+    let mut builder = Builder {
+        game: Game {
+            number: raw.number,
+            offset: raw.offset,
+            first_line: raw.first_line,
+            source: raw.bytes,
+            tags: Vec::new(),
+            mainline: Line::default(),
+            result: None,
+            errors: Vec::new(),
+        },
+        stack: Vec::new(),
+        pending: Vec::new(),
     };
-    if let Some(at) = raw.marks.first_nul() {
-        game.errors.push(ParsePgnError {
-            kind: ParsePgnErrorKind::BinaryData,
-            span: Span::new(at, at + 1),
-        });
-        return game;
-    }
-    Builder::new(&mut game, options.max_depth).run(raw);
-    game
+    Reader::new(options.max_depth).read(raw, &mut builder)
 }
 
-/// Builds the tree from the token stream with an explicit stack.
-struct Builder<'g, 'a> {
-    game: &'g mut Game<'a>,
+/// Builds the tree from what the reader reports, with an explicit stack.
+struct Builder<'a> {
+    game: Game<'a>,
     /// Open variations; the mainline is `game.mainline`.
-    stack: Vec<(Span, Line<'a>)>,
+    stack: Vec<Line<'a>>,
     /// Comments waiting for the next move of the current line.
     pending: Vec<Comment<'a>>,
-    max_depth: usize,
-    after_result: bool,
 }
 
-impl<'g, 'a> Builder<'g, 'a> {
-    fn new(game: &'g mut Game<'a>, max_depth: usize) -> Builder<'g, 'a> {
-        Builder {
-            game,
-            stack: Vec::new(),
-            pending: Vec::new(),
-            max_depth,
-            after_result: false,
+impl<'a> Builder<'a> {
+    fn line(&mut self) -> &mut Line<'a> {
+        match self.stack.last_mut() {
+            Some(line) => line,
+            None => &mut self.game.mainline,
         }
     }
 
-    fn error(&mut self, kind: ParsePgnErrorKind, span: Span) {
-        self.game.errors.push(ParsePgnError { kind, span });
+    /// The current line's last move: the reader reports annotations only
+    /// where there is one.
+    fn last_move(&mut self) -> Option<&mut MoveNode<'a>> {
+        self.line().moves.last_mut()
     }
 
-    fn line(&mut self) -> &mut Line<'a> {
-        match self.stack.last_mut() {
-            Some((_, line)) => line,
-            None => &mut self.game.mainline,
+    fn push_move(
+        &mut self,
+        text: &'a [u8],
+        span: Span,
+        token: Result<MoveToken, ParseMoveTokenError>,
+    ) {
+        let comments_before = std::mem::take(&mut self.pending);
+        self.line().moves.push(MoveNode {
+            text,
+            span,
+            token,
+            ep_mark: None,
+            nags: Vec::new(),
+            draw_offer: false,
+            comments_before,
+            comments_after: Vec::new(),
+            variations: Vec::new(),
+        });
+    }
+
+    /// Moves comments still waiting for a move to the current line's end.
+    fn close_pending(&mut self) {
+        if !self.pending.is_empty() {
+            let pending = std::mem::take(&mut self.pending);
+            self.line().trailing_comments.extend(pending);
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Builder<'a> {
+    type Output = Game<'a>;
+    const COMMENTS: bool = true;
+
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        self.game.tags.push(Tag { name, value, span });
+    }
+
+    fn san(&mut self, text: &'a [u8], token: &MoveToken, span: Span) {
+        self.push_move(text, span, Ok(*token));
+    }
+
+    fn ep_mark(&mut self, span: Span) {
+        if let Some(node) = self.last_move() {
+            node.ep_mark = Some(span);
+        }
+    }
+
+    fn nag(&mut self, nag: u8, _span: Span) {
+        if let Some(node) = self.last_move() {
+            node.nags.push(nag);
+        }
+    }
+
+    fn draw_offer(&mut self, _span: Span) {
+        if let Some(node) = self.last_move() {
+            node.draw_offer = true;
         }
     }
 
@@ -207,116 +230,48 @@ impl<'g, 'a> Builder<'g, 'a> {
         }
     }
 
-    fn run(mut self, raw: &RawGame<'a>) {
-        let mut tokens = Tokens::for_game(raw);
-        while let Some((name, value, span)) = tokens.next_plain_tag() {
-            self.game.tags.push(Tag { name, value, span });
-        }
-        while let Some(token) = tokens.next() {
-            let span = token.span;
-            match token.kind {
-                TokenKind::Tag { name, value } => self.game.tags.push(Tag { name, value, span }),
-                TokenKind::MoveNumber(_) => {}
-                TokenKind::Move(text) => {
-                    if self.stack.is_empty() && self.after_result {
-                        self.error(ParsePgnErrorKind::AfterResult, span);
-                        self.after_result = false;
-                    }
-                    let token = MoveToken::parse(text);
-                    if let Err(err) = token {
-                        self.error(ParsePgnErrorKind::BadMove(err), span);
-                    }
-                    let comments_before = std::mem::take(&mut self.pending);
-                    self.line().moves.push(MoveNode {
-                        text,
-                        span,
-                        token,
-                        ep_mark: None,
-                        nags: Vec::new(),
-                        draw_offer: false,
-                        comments_before,
-                        comments_after: Vec::new(),
-                        variations: Vec::new(),
-                    });
-                }
-                TokenKind::EpMark => match self.line().moves.last_mut() {
-                    Some(node) if node.ep_mark.is_none() => node.ep_mark = Some(span),
-                    _ => self.error(ParsePgnErrorKind::UnexpectedByte, span),
-                },
-                TokenKind::Nag(nag) => match self.line().moves.last_mut() {
-                    Some(node) => node.nags.push(nag),
-                    None => self.error(ParsePgnErrorKind::NagWithoutMove, span),
-                },
-                TokenKind::DrawOffer => match self.line().moves.last_mut() {
-                    Some(node) => node.draw_offer = true,
-                    None => self.error(ParsePgnErrorKind::NagWithoutMove, span),
-                },
-                TokenKind::Comment(text) => self.comment(Comment {
-                    text,
-                    kind: CommentKind::Brace,
-                    span,
-                }),
-                TokenKind::LineComment(text) => self.comment(Comment {
-                    text,
-                    kind: CommentKind::Line,
-                    span,
-                }),
-                TokenKind::StartVariation => {
-                    if self.line().moves.is_empty() {
-                        self.error(ParsePgnErrorKind::VariationWithoutMove, span);
-                        tokens.skip_variation();
-                    } else if self.stack.len() >= self.max_depth {
-                        self.error(ParsePgnErrorKind::TooDeep(self.max_depth), span);
-                        tokens.skip_variation();
-                    } else {
-                        // Comments waiting here (between two variations)
-                        // open the new variation.
-                        self.stack.push((span, Line::default()));
-                    }
-                }
-                TokenKind::EndVariation => {
-                    if self.stack.is_empty() {
-                        self.error(ParsePgnErrorKind::UnmatchedParen, span);
-                    } else {
-                        self.pop_variation();
-                    }
-                }
-                TokenKind::Result(outcome) => {
-                    if !self.stack.is_empty() {
-                        self.error(ParsePgnErrorKind::ResultInVariation, span);
-                    } else if self.game.result.is_some() {
-                        self.error(ParsePgnErrorKind::SecondResult, span);
-                    } else {
-                        self.game.result = Some(ResultMarker { outcome, span });
-                        self.after_result = true;
-                    }
-                }
-                TokenKind::Error(kind) => self.error(kind, span),
-            }
-        }
-        while let Some((span, _)) = self.stack.last() {
-            let span = *span;
-            self.error(ParsePgnErrorKind::UnclosedVariation, span);
-            self.pop_variation();
-        }
-        self.close_pending();
+    fn begin_variation(&mut self, _span: Span) -> Skip {
+        // Comments waiting here (between two variations) open the new
+        // variation.
+        self.stack.push(Line::default());
+        Skip(false)
     }
 
-    /// Moves comments still waiting for a move to the current line's end.
-    fn close_pending(&mut self) {
-        if !self.pending.is_empty() {
-            let pending = std::mem::take(&mut self.pending);
-            self.line().trailing_comments.extend(pending);
-        }
-    }
-
-    fn pop_variation(&mut self) {
+    fn end_variation(&mut self, _span: Span) {
         self.close_pending();
-        if let Some((_, line)) = self.stack.pop()
+        if let Some(line) = self.stack.pop()
             && let Some(node) = self.line().moves.last_mut()
         {
             node.variations.push(line);
         }
+    }
+
+    fn outcome(&mut self, outcome: Outcome, span: Span) {
+        self.game.result = Some(ResultMarker { outcome, span });
+    }
+
+    fn syntax_error(&mut self, error: ParsePgnError) {
+        if let ParsePgnErrorKind::BadMove(err) = error.kind {
+            self.push_move(error.span.slice(self.game.source), error.span, Err(err));
+        }
+        self.game.errors.push(error);
+    }
+
+    fn end_game(&mut self) -> Game<'a> {
+        self.close_pending();
+        std::mem::replace(
+            &mut self.game,
+            Game {
+                number: 0,
+                offset: 0,
+                first_line: 0,
+                source: &[],
+                tags: Vec::new(),
+                mainline: Line::default(),
+                result: None,
+                errors: Vec::new(),
+            },
+        )
     }
 }
 
@@ -331,8 +286,7 @@ pub enum MainlineEvent<'a> {
         /// The raw value.
         value: &'a [u8],
     },
-    /// A mainline move token as written (glyphs split off); classify it
-    /// with [`MoveToken::parse`].
+    /// A mainline move token as written (glyphs split off).
     Move {
         /// The token.
         text: &'a [u8],
@@ -341,13 +295,14 @@ pub enum MainlineEvent<'a> {
     },
     /// The game termination marker.
     Result(Outcome),
-    /// A syntax error outside variations and comments.
+    /// A syntax error outside variations and comments (a token in move
+    /// position that is no move included).
     Error(ParsePgnError),
 }
 
-/// The fast path: reports the tags, the mainline's move tokens and the
-/// result of one game, skipping comments and variations without building
-/// anything. Allocates nothing.
+/// Reports the tags, the mainline's moves and the result of one game,
+/// passing over comments and variations without building anything: a
+/// [`Reader`] with a visitor that skips variations.
 ///
 /// # Examples
 /// ```
@@ -360,54 +315,37 @@ pub enum MainlineEvent<'a> {
 /// });
 /// assert_eq!(moves, [&b"e4"[..], b"e5", b"Nf3"]);
 /// ```
-pub fn visit_mainline<'a>(raw: &RawGame<'a>, mut visit: impl FnMut(MainlineEvent<'a>)) {
-    if let Some(at) = raw.marks.first_nul() {
-        visit(MainlineEvent::Error(ParsePgnError {
-            kind: ParsePgnErrorKind::BinaryData,
-            span: Span::new(at, at + 1),
-        }));
-        return;
+pub fn visit_mainline<'a>(raw: &RawGame<'a>, visit: impl FnMut(MainlineEvent<'a>)) {
+    Reader::default().read(raw, &mut Mainline(visit));
+}
+
+/// The visitor behind [`visit_mainline`].
+struct Mainline<F>(F);
+
+impl<'a, F: FnMut(MainlineEvent<'a>)> Visitor<'a> for Mainline<F> {
+    type Output = ();
+
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], _span: Span) {
+        (self.0)(MainlineEvent::Tag { name, value });
     }
-    let mut tokens = Tokens::for_game(raw);
-    while let Some((name, value, _)) = tokens.next_plain_tag() {
-        visit(MainlineEvent::Tag { name, value });
+
+    fn san(&mut self, text: &'a [u8], _token: &MoveToken, span: Span) {
+        (self.0)(MainlineEvent::Move { text, span });
     }
-    loop {
-        if let Some((text, span)) = tokens.next_move_text(false) {
-            visit(MainlineEvent::Move { text, span });
-            continue;
-        }
-        let Some(token) = tokens.next_significant() else {
-            break;
-        };
-        let error = |kind| {
-            MainlineEvent::Error(ParsePgnError {
-                kind,
-                span: token.span,
-            })
-        };
-        match token.kind {
-            TokenKind::Tag { name, value } => visit(MainlineEvent::Tag { name, value }),
-            TokenKind::Move(text) => visit(MainlineEvent::Move {
-                text,
-                span: token.span,
-            }),
-            TokenKind::StartVariation => {
-                if !tokens.skip_variation() {
-                    visit(error(ParsePgnErrorKind::UnclosedVariation));
-                }
-            }
-            TokenKind::EndVariation => visit(error(ParsePgnErrorKind::UnmatchedParen)),
-            TokenKind::Result(outcome) => visit(MainlineEvent::Result(outcome)),
-            TokenKind::Error(kind) => visit(error(kind)),
-            TokenKind::MoveNumber(_)
-            | TokenKind::EpMark
-            | TokenKind::Nag(_)
-            | TokenKind::Comment(_)
-            | TokenKind::LineComment(_)
-            | TokenKind::DrawOffer => {}
-        }
+
+    fn begin_variation(&mut self, _span: Span) -> Skip {
+        Skip(true)
     }
+
+    fn outcome(&mut self, outcome: Outcome, _span: Span) {
+        (self.0)(MainlineEvent::Result(outcome));
+    }
+
+    fn syntax_error(&mut self, error: ParsePgnError) {
+        (self.0)(MainlineEvent::Error(error));
+    }
+
+    fn end_game(&mut self) {}
 }
 
 /// What [`SyntaxChecker::check`] counted in one game.
@@ -431,8 +369,7 @@ pub struct SyntaxSummary {
 ///
 /// It reports exactly the errors [`parse_game_with`] collects in
 /// [`Game::errors`], in the same order, for every token (variations
-/// included; every move token is classified by [`MoveToken::parse`]); it
-/// keeps only a stack of open variations, reused from game to game.
+/// included; every move token is read): both are the [`Reader`]'s.
 ///
 /// # Examples
 /// ```
@@ -447,147 +384,72 @@ pub struct SyntaxSummary {
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct SyntaxChecker {
-    options: ParseOptions,
-    /// Open variations: where each began, and whether the move it is an
-    /// alternative to has an e.p. mark.
-    stack: Vec<(Span, bool)>,
+    reader: Reader,
 }
 
 impl SyntaxChecker {
     /// A checker with `options` (the variation depth bound).
     pub fn new(options: ParseOptions) -> SyntaxChecker {
         SyntaxChecker {
-            options,
-            stack: Vec::new(),
+            reader: Reader::new(options.max_depth),
         }
     }
 
     /// Checks one game, passing each syntax error to `report` in input
     /// order; returns what it counted.
-    pub fn check(
-        &mut self,
-        raw: &RawGame<'_>,
-        mut report: impl FnMut(ParsePgnError),
-    ) -> SyntaxSummary {
-        let mut summary = SyntaxSummary::default();
-        let mut error = |kind, span| {
-            summary.errors += 1;
-            report(ParsePgnError { kind, span });
+    pub fn check(&mut self, raw: &RawGame<'_>, report: impl FnMut(ParsePgnError)) -> SyntaxSummary {
+        let mut counter = Counter {
+            source: raw.bytes,
+            summary: SyntaxSummary::default(),
+            report,
         };
-        if let Some(at) = raw.marks.first_nul() {
-            error(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
-            return summary;
-        }
-        self.stack.clear();
-        let (mut tags, mut moves, mut result) = (0, 0, None);
-        let (mut white, mut black) = (None, None);
-        // The current line: has it a move, and has its last move an e.p. mark.
-        let mut has_move = false;
-        let mut ep_mark = false;
-        let mut after_result = false;
-        let mut tokens = Tokens::for_game(raw);
-        let mut tag = |name: &[u8], value: &[u8]| {
-            tags += 1;
-            let slot = match name {
-                b"White" => &mut white,
-                b"Black" => &mut black,
-                _ => return,
-            };
-            if slot.is_none() {
-                // The value is a part of the game's text.
-                let start = (value.as_ptr() as usize).saturating_sub(raw.bytes.as_ptr() as usize);
-                *slot = Some(Span::new(start, start + value.len()));
-            }
+        self.reader.read(raw, &mut counter)
+    }
+}
+
+/// The visitor behind [`SyntaxChecker::check`].
+struct Counter<'a, F> {
+    source: &'a [u8],
+    summary: SyntaxSummary,
+    report: F,
+}
+
+impl<'a, F: FnMut(ParsePgnError)> Visitor<'a> for Counter<'a, F> {
+    type Output = SyntaxSummary;
+
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], _span: Span) {
+        self.summary.tags += 1;
+        let slot = match name {
+            b"White" => &mut self.summary.white,
+            b"Black" => &mut self.summary.black,
+            _ => return,
         };
-        // The common tag pairs first, without a token each.
-        while let Some((name, value, _)) = tokens.next_plain_tag() {
-            tag(name, value);
+        if slot.is_none() {
+            // The value is a part of the game's text.
+            let start = (value.as_ptr() as usize).saturating_sub(self.source.as_ptr() as usize);
+            *slot = Some(Span::new(start, start + value.len()));
         }
-        // Move numbers and complete comments change nothing here: the fast
-        // step passes over them, and moves come without a token each.
-        'tokens: loop {
-            let (text, span) = 'token: {
-                if let Some(found) = tokens.next_move_text(false) {
-                    break 'token found;
-                }
-                let Some(token) = tokens.next_significant() else {
-                    break 'tokens;
-                };
-                let span = token.span;
-                match token.kind {
-                    TokenKind::Move(text) => break 'token (text, span),
-                    TokenKind::Tag { name, value } => tag(name, value),
-                    TokenKind::MoveNumber(_)
-                    | TokenKind::Comment(_)
-                    | TokenKind::LineComment(_) => {}
-                    TokenKind::EpMark => {
-                        if has_move && !ep_mark {
-                            ep_mark = true;
-                        } else {
-                            error(ParsePgnErrorKind::UnexpectedByte, span);
-                        }
-                    }
-                    TokenKind::Nag(_) | TokenKind::DrawOffer => {
-                        if !has_move {
-                            error(ParsePgnErrorKind::NagWithoutMove, span);
-                        }
-                    }
-                    TokenKind::StartVariation => {
-                        if !has_move {
-                            error(ParsePgnErrorKind::VariationWithoutMove, span);
-                            tokens.skip_variation();
-                        } else if self.stack.len() >= self.options.max_depth {
-                            error(ParsePgnErrorKind::TooDeep(self.options.max_depth), span);
-                            tokens.skip_variation();
-                        } else {
-                            self.stack.push((span, ep_mark));
-                            has_move = false;
-                            ep_mark = false;
-                        }
-                    }
-                    TokenKind::EndVariation => match self.stack.pop() {
-                        // The move the variation is an alternative to is again
-                        // the last move of the current line.
-                        Some((_, parent_ep)) => {
-                            has_move = true;
-                            ep_mark = parent_ep;
-                        }
-                        None => error(ParsePgnErrorKind::UnmatchedParen, span),
-                    },
-                    TokenKind::Result(outcome) => {
-                        if !self.stack.is_empty() {
-                            error(ParsePgnErrorKind::ResultInVariation, span);
-                        } else if result.is_some() {
-                            error(ParsePgnErrorKind::SecondResult, span);
-                        } else {
-                            result = Some(outcome);
-                            after_result = true;
-                        }
-                    }
-                    TokenKind::Error(kind) => error(kind, span),
-                }
-                continue 'tokens;
-            };
-            moves += 1;
-            if self.stack.is_empty() && after_result {
-                error(ParsePgnErrorKind::AfterResult, span);
-                after_result = false;
-            }
-            if let Err(err) = MoveToken::parse(text) {
-                error(ParsePgnErrorKind::BadMove(err), span);
-            }
-            has_move = true;
-            ep_mark = false;
+    }
+
+    #[inline(always)]
+    fn san(&mut self, _text: &'a [u8], _token: &MoveToken, _span: Span) {
+        self.summary.moves += 1;
+    }
+
+    fn outcome(&mut self, outcome: Outcome, _span: Span) {
+        self.summary.result = Some(outcome);
+    }
+
+    fn syntax_error(&mut self, error: ParsePgnError) {
+        if matches!(error.kind, ParsePgnErrorKind::BadMove(_)) {
+            self.summary.moves += 1;
         }
-        while let Some((span, _)) = self.stack.pop() {
-            error(ParsePgnErrorKind::UnclosedVariation, span);
-        }
-        summary.tags = tags;
-        summary.moves = moves;
-        summary.result = result;
-        summary.white = white;
-        summary.black = black;
-        summary
+        self.summary.errors += 1;
+        (self.report)(error);
+    }
+
+    fn end_game(&mut self) -> SyntaxSummary {
+        self.summary
     }
 }
 

@@ -7,8 +7,13 @@
 //!   error with its [`Span`]. Move tokens are classified by
 //!   [`MoveToken::parse`](crate::notation::MoveToken::parse); legality is
 //!   the replay engine's business.
-//! - [`visit_mainline`] is the fast path for jobs that only need the
-//!   mainline's moves: no tree, no allocation.
+//! - [`Reader`] walks a game's movetext once, owns its structural rules
+//!   (where annotations, variations and the result may stand) and reports
+//!   tokens and syntax errors to a [`Visitor`]. Every job that reads
+//!   movetext is a visitor: the model builder, the syntax checker, the
+//!   replay, the converter, the filter.
+//! - [`visit_mainline`] is the reader with a visitor for jobs that only
+//!   need the mainline's moves: no tree, no allocation.
 //! - [`SyntaxChecker`] reports the same errors as [`parse_game`] without
 //!   building the tree: the parse-only path.
 //! - [`write_game`] writes the export format.
@@ -34,6 +39,7 @@ mod pieces;
 mod scan;
 mod span;
 mod tag;
+mod visitor;
 mod writer;
 
 pub use self::{
@@ -42,8 +48,8 @@ pub use self::{
         CommentIndex, Comments, DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, Marks, RawGame,
     },
     game::{
-        Comment, CommentKind, DEFAULT_MAX_DEPTH, Game, Line, MainlineEvent, MoveNode, ParseOptions,
-        ResultMarker, SyntaxChecker, SyntaxSummary, parse_game, parse_game_with, visit_mainline,
+        Game, Line, MainlineEvent, MoveNode, ParseOptions, ResultMarker, SyntaxChecker,
+        SyntaxSummary, parse_game, parse_game_with, visit_mainline,
     },
     grammar::{
         Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
@@ -52,6 +58,7 @@ pub use self::{
     pieces::{Chain, FramedPiece, Link, Turn, cuts, frame_piece, next_cut, tapered_cuts},
     span::{LineIndex, Span},
     tag::{Tag, escape, unescape},
+    visitor::{Comment, CommentKind, DEFAULT_MAX_DEPTH, Reader, Skip, Visitor},
     writer::{
         ExportTag, MovetextWriter, SEVEN_TAG_ROSTER, TagSelection, WriteOptions, export_tag_list,
         export_tags, result_text, start_ply, write_game, write_game_with, write_tags,

@@ -3,11 +3,12 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::pgn::game::{Comment, CommentKind, Game, Line, MoveNode};
+use crate::pgn::game::{Game, Line, MoveNode};
 use crate::pgn::grammar::Outcome;
 use crate::pgn::grammar::fen_move_number;
 use crate::pgn::tag::Tag;
 use crate::pgn::tag::{escape, unescape};
+use crate::pgn::visitor::{Comment, CommentKind};
 
 /// The seven tag roster, in export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =

@@ -1,7 +1,8 @@
 //! The replay engine: a framed game played through the rules core.
 //!
-//! [`Replayer::replay`] reads one game's tokens straight from the PGN
-//! grammar ([`Tokens`]), without building the game tree: tags set up the
+//! [`Replayer::replay`] is a [`Visitor`] of the movetext [`Reader`]: it
+//! reads one game without building the game tree, and judges moves while
+//! the reader judges structure. Tags set up the
 //! start position (`[FEN]`, `[SetUp]`, `[Variant]`), every move token of
 //! the mainline *and* of every variation is resolved against its position
 //! and played, and at the end of the mainline the board's termination is
@@ -61,16 +62,17 @@ use crate::{
     color::Color,
     fen::{FenError, FenField},
     moves::Move,
-    notation::{LetterPolicy, Lint, Lints, MoveToken, ParseMoveTokenError, Resolved, parse_common},
+    notation::{LetterPolicy, Lint, Lints, MoveToken, ParseMoveTokenError, Resolved},
     pgn::{
-        Comments, Marks, Outcome, ParsePgnErrorKind, RawGame, Span, TokenKind, Tokens, unescape,
+        Comment, Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
+        unescape,
     },
     position::Position,
 };
 
 /// The deepest variation nesting the replay follows; deeper variations are
 /// reported and skipped.
-pub const MAX_DEPTH: usize = 256;
+pub const MAX_DEPTH: usize = crate::pgn::DEFAULT_MAX_DEPTH;
 
 /// How to replay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -166,15 +168,11 @@ struct Frame {
     /// The position before the line's last move (a variation opened now
     /// starts there).
     prev: Position,
-    /// Whether the line has a move yet.
-    has_move: bool,
     /// Whether the line stopped at an illegal move (or was opened where no
     /// start position is known).
     dead: bool,
     /// Move tokens seen since the line stopped.
     since_dead: u32,
-    /// Where the variation was opened.
-    open: Span,
 }
 
 /// A mainline position reached during [`Replayer::replay_with`].
@@ -188,6 +186,68 @@ pub struct MainlinePly<'p> {
     pub position: &'p Position,
 }
 
+/// What a move did on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Played {
+    /// A legal move.
+    Move(Move),
+    /// A null move (the turn passed).
+    Null,
+}
+
+/// What a job riding on the replay is shown ([`Replayer::observe`]): the
+/// moves as they are played, with the position before each, every
+/// mainline position, and what the movetext holds around the moves. Every
+/// method has a default that ignores the event.
+///
+/// A move is shown only where it is played: not a move of a line that
+/// stopped at an illegal move. A game whose replay is
+/// [`Status::Valid`] has had every move of every line shown.
+pub trait Observer<'a> {
+    /// Whether comments are shown (the replay reads them only then).
+    const COMMENTS: bool = false;
+
+    /// A tag pair (raw, escapes unresolved).
+    fn tag(&mut self, _name: &'a [u8], _value: &'a [u8], _span: Span) {}
+
+    /// A mainline position: the start position (ply 0), then the position
+    /// after each mainline move played.
+    fn mainline_ply(&mut self, _ply: MainlinePly<'_>) {}
+
+    /// A move played in the current line, from `before`.
+    fn played(&mut self, _before: &Position, _played: Played, _token: &MoveToken, _span: Span) {}
+
+    /// A NAG after the current line's last move.
+    fn nag(&mut self, _nag: u8, _span: Span) {}
+
+    /// A draw offer after the current line's last move.
+    fn draw_offer(&mut self, _span: Span) {}
+
+    /// A comment (only with [`COMMENTS`](Self::COMMENTS)).
+    fn comment(&mut self, _comment: Comment<'a>) {}
+
+    /// A variation opens: an alternative to the current line's last move.
+    fn begin_variation(&mut self, _span: Span) {}
+
+    /// The variation opened last ends.
+    fn end_variation(&mut self, _span: Span) {}
+
+    /// The mainline's termination marker.
+    fn outcome(&mut self, _outcome: Outcome, _span: Span) {}
+}
+
+/// Nothing to show: [`Replayer::replay`].
+impl Observer<'_> for () {}
+
+/// The observer behind [`Replayer::replay_with`].
+struct OnPly<'f>(&'f mut dyn FnMut(MainlinePly<'_>));
+
+impl Observer<'_> for OnPly<'_> {
+    fn mainline_ply(&mut self, ply: MainlinePly<'_>) {
+        (self.0)(ply);
+    }
+}
+
 /// The replay engine, with buffers kept from game to game.
 #[derive(Debug, Default)]
 pub struct Replayer {
@@ -196,10 +256,12 @@ pub struct Replayer {
     history: Vec<u64>,
     /// The standard start position, computed once.
     startpos: Option<Position>,
+    /// The movetext reader, with its own buffers.
+    reader: Reader,
 }
 
 /// Tags the replay reads.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct Tags<'a> {
     fen: Option<(&'a [u8], Span)>,
     setup: Option<&'a [u8]>,
@@ -266,11 +328,11 @@ fn null_move(pos: &Position) -> Option<Position> {
 }
 
 /// The replay of one game in progress.
-struct Run<'r, 'a> {
+struct Run<'r, 'a, O> {
     source: &'a [u8],
-    comments: Comments<'a>,
-    marks: Marks,
     options: ReplayOptions,
+    /// The tags read so far.
+    tags: Tags<'a>,
     /// The open lines, the mainline first: the replayer's buffer, owned
     /// while the game is replayed (one indirection less on every move).
     stack: Vec<Frame>,
@@ -289,8 +351,8 @@ struct Run<'r, 'a> {
     keep_prev: bool,
     /// The mainline's start position is set up.
     ready: bool,
-    /// Told of every mainline position.
-    on_ply: Option<&'r mut (dyn FnMut(MainlinePly<'_>) + 'r)>,
+    /// Shown every move played and what stands around it.
+    observer: &'r mut O,
     /// The mainline reached a position where the game is over by rule
     /// (fivefold repetition, 75-move rule) and whether a move after it
     /// has been reported.
@@ -314,7 +376,7 @@ impl Replayer {
     ///
     /// Never fails: every problem is a [`Diagnostic`] in the result.
     pub fn replay(&mut self, raw: &RawGame<'_>, options: &ReplayOptions) -> Replay {
-        self.run(raw, options, None)
+        self.observe(raw, options, &mut ())
     }
 
     /// Replays one framed game like [`Replayer::replay`], calling `on_ply`
@@ -327,23 +389,50 @@ impl Replayer {
         options: &ReplayOptions,
         on_ply: &mut dyn FnMut(MainlinePly<'_>),
     ) -> Replay {
-        self.run(raw, options, Some(on_ply))
+        self.observe(raw, options, &mut OnPly(on_ply))
     }
 
-    fn run<'f>(
-        &'f mut self,
-        raw: &RawGame<'_>,
+    /// Replays one framed game like [`Replayer::replay`], showing
+    /// `observer` every move played on the board (in the mainline and in
+    /// variations, in the order written), every mainline position, and
+    /// the tags, annotations and variations around them.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::notation::MoveToken;
+    /// use pgnkit::pgn::{RawGame, Span};
+    /// use pgnkit::replay::{Observer, Played, ReplayOptions, Replayer};
+    /// use pgnkit::{Position, Uci};
+    ///
+    /// /// Every move in UCI, variations included.
+    /// struct Ucis(Vec<String>);
+    ///
+    /// impl Observer<'_> for Ucis {
+    ///     fn played(&mut self, before: &Position, played: Played, _: &MoveToken, _: Span) {
+    ///         if let Played::Move(m) = played {
+    ///             self.0.push(Uci::from_move(m, before.is_chess960()).to_string());
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let raw = RawGame::from_bytes(b"1. e4 (1. d4 d5) e5 *");
+    /// let mut ucis = Ucis(Vec::new());
+    /// Replayer::new().observe(&raw, &ReplayOptions::default(), &mut ucis);
+    /// assert_eq!(ucis.0, ["e2e4", "d2d4", "d7d5", "e7e5"]);
+    /// ```
+    pub fn observe<'a, O: Observer<'a>>(
+        &mut self,
+        raw: &RawGame<'a>,
         options: &ReplayOptions,
-        on_ply: Option<&'f mut (dyn FnMut(MainlinePly<'_>) + 'f)>,
+        observer: &mut O,
     ) -> Replay {
         self.stack.clear();
         self.history.clear();
         let startpos = self.startpos.get_or_insert_with(Position::startpos);
         let mut run = Run {
             source: raw.bytes,
-            comments: raw.comments,
-            marks: raw.marks,
             options: *options,
+            tags: Tags::default(),
             stack: std::mem::take(&mut self.stack),
             history: std::mem::take(&mut self.history),
             startpos,
@@ -364,16 +453,19 @@ impl Replayer {
             ready: false,
             alphabet: LetterPolicy::Auto,
             keep_prev: true,
-            on_ply,
+            observer,
             over: None,
             over_reported: false,
             seen: [0; 256],
         };
-        // The token loop twice over, with and without lints: see `play`.
+        // The position before each move is kept only where it can be used:
+        // for a variation (a game without `(` has none) or for lints.
+        run.keep_prev = options.lints || raw.marks.has_paren();
+        // The reader's loop twice over, with and without lints: see `play`.
         if options.lints {
-            run.run::<true>();
+            self.reader.read(raw, &mut Play::<_, true>(&mut run));
         } else {
-            run.run::<false>();
+            self.reader.read(raw, &mut Play::<_, false>(&mut run));
         }
         let (replay, stack, history) = run.finish();
         (self.stack, self.history) = (stack, history);
@@ -381,7 +473,7 @@ impl Replayer {
     }
 }
 
-impl<'a> Run<'_, 'a> {
+impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     fn push(&mut self, severity: Severity, kind: DiagnosticKind, span: Span) {
         let in_variation = self.stack.len() > 1;
         self.replay.diagnostics.push(Diagnostic {
@@ -415,119 +507,92 @@ impl<'a> Run<'_, 'a> {
     fn syntax(&mut self, kind: ParsePgnErrorKind, span: Span) {
         self.push(Severity::Error, DiagnosticKind::Syntax(kind), span);
     }
+}
 
-    fn run<const LINTS: bool>(&mut self) {
-        let source = self.source;
-        if let Some(at) = self.marks.first_nul() {
-            self.syntax(ParsePgnErrorKind::BinaryData, Span::new(at, at + 1));
-            return;
+/// The replay as the reader's visitor, with or without lints.
+struct Play<'x, 'r, 'a, O, const LINTS: bool>(&'x mut Run<'r, 'a, O>);
+
+impl<'a, O: Observer<'a>, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, O, LINTS> {
+    type Output = ();
+    const MOVE_NUMBERS: bool = LINTS;
+    const COMMENTS: bool = O::COMMENTS;
+
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        self.0.tag(name, value, span);
+        self.0.observer.tag(name, value, span);
+    }
+
+    fn end_tags(&mut self) -> Skip {
+        Skip(!self.0.start())
+    }
+
+    fn move_number(&mut self, number: u32, span: Span) {
+        self.0.move_number(number, span);
+    }
+
+    #[inline(always)]
+    fn san(&mut self, _text: &'a [u8], token: &MoveToken, span: Span) {
+        if LINTS {
+            self.0.play_with_lints(token, span);
+        } else {
+            self.0.play::<false>(token, span);
         }
-        let mut tokens = Tokens::with_comments(source, self.comments);
-        let mut tags = Tags::default();
-        let mut started = false;
-        let mut after_result = false;
-        // The position before each move is kept only where it can be used:
-        // for a variation (a game without `(` has none) or for lints.
-        self.keep_prev = LINTS || self.marks.has_paren();
-        // The common tag pairs first, without a token each.
-        while let Some((name, value, span)) = tokens.next_plain_tag() {
-            self.tag(&mut tags, name, value, span);
+    }
+
+    fn ep_mark(&mut self, span: Span) {
+        self.0.lint(Lint::EpMark, span, None);
+    }
+
+    fn nag(&mut self, nag: u8, span: Span) {
+        self.0.observer.nag(nag, span);
+    }
+
+    fn draw_offer(&mut self, span: Span) {
+        self.0.observer.draw_offer(span);
+    }
+
+    fn comment(&mut self, comment: Comment<'a>) {
+        self.0.observer.comment(comment);
+    }
+
+    fn begin_variation(&mut self, span: Span) -> Skip {
+        debug_assert!(
+            self.0.keep_prev,
+            "the game's marks are not those of its text"
+        );
+        self.0.open_variation();
+        self.0.observer.begin_variation(span);
+        Skip(false)
+    }
+
+    fn end_variation(&mut self, span: Span) {
+        self.0.stack.pop();
+        self.0.observer.end_variation(span);
+    }
+
+    fn outcome(&mut self, outcome: Outcome, span: Span) {
+        self.0.replay.result_marker = Some(outcome);
+        self.0.result_span = span;
+        self.0.observer.outcome(outcome, span);
+    }
+
+    fn syntax_error(&mut self, error: ParsePgnError) {
+        match error.kind {
+            ParsePgnErrorKind::BadMove(err) if self.0.ready => self.0.bad_move(err, error.span),
+            kind => self.0.syntax(kind, error.span),
         }
-        loop {
-            // Comments need no token, and move numbers only a look for lints.
-            if started && let Some((text, span)) = tokens.next_move_text(LINTS) {
-                self.move_token::<LINTS>(text, span, &mut after_result);
-                continue;
-            }
-            let token = if LINTS {
-                tokens.next_significant_with_numbers()
-            } else {
-                tokens.next_significant()
-            };
-            let Some(token) = token else { break };
-            let span = token.span;
-            if !started {
-                match token.kind {
-                    TokenKind::Tag { name, value } => {
-                        self.tag(&mut tags, name, value, span);
-                        continue;
-                    }
-                    TokenKind::Error(kind) => {
-                        self.syntax(kind, span);
-                        continue;
-                    }
-                    _ => {}
-                }
-                started = true;
-                if !self.start(&tags) {
-                    return;
-                }
-            }
-            match token.kind {
-                // The grammar reports a misplaced tag pair itself.
-                TokenKind::Tag { name, value } => self.tag(&mut tags, name, value, span),
-                TokenKind::MoveNumber(n) => self.move_number(n, span),
-                TokenKind::Move(text) => self.move_token::<LINTS>(text, span, &mut after_result),
-                TokenKind::EpMark => {
-                    if self.top().has_move {
-                        self.lint(Lint::EpMark, span, None);
-                    } else {
-                        self.syntax(ParsePgnErrorKind::UnexpectedByte, span);
-                    }
-                }
-                TokenKind::Nag(_) | TokenKind::DrawOffer => {
-                    if !self.top().has_move {
-                        self.syntax(ParsePgnErrorKind::NagWithoutMove, span);
-                    }
-                }
-                TokenKind::Comment(_) | TokenKind::LineComment(_) => {}
-                TokenKind::StartVariation => {
-                    debug_assert!(self.keep_prev, "the game's marks are not those of its text");
-                    if !self.top().has_move {
-                        self.syntax(ParsePgnErrorKind::VariationWithoutMove, span);
-                        tokens.skip_variation();
-                    } else if self.stack.len() > MAX_DEPTH {
-                        self.syntax(ParsePgnErrorKind::TooDeep(MAX_DEPTH), span);
-                        tokens.skip_variation();
-                    } else {
-                        self.open_variation(span);
-                    }
-                }
-                TokenKind::EndVariation => {
-                    if self.stack.len() > 1 {
-                        self.stack.pop();
-                    } else {
-                        self.syntax(ParsePgnErrorKind::UnmatchedParen, span);
-                    }
-                }
-                TokenKind::Result(outcome) => {
-                    if self.stack.len() > 1 {
-                        self.syntax(ParsePgnErrorKind::ResultInVariation, span);
-                    } else if self.replay.result_marker.is_some() {
-                        self.syntax(ParsePgnErrorKind::SecondResult, span);
-                    } else {
-                        self.replay.result_marker = Some(outcome);
-                        after_result = true;
-                        self.result_span = span;
-                    }
-                }
-                TokenKind::Error(kind) => self.syntax(kind, span),
-            }
+    }
+
+    fn end_game(&mut self) {
+        if self.0.ready {
+            self.0.end_of_mainline();
         }
-        if !started && !self.start(&tags) {
-            return;
-        }
-        while self.stack.len() > 1 {
-            if let Some(frame) = self.stack.pop() {
-                self.syntax(ParsePgnErrorKind::UnclosedVariation, frame.open);
-            }
-        }
-        self.end_of_mainline(&tags);
     }
 }
 
-impl<'a> Run<'_, 'a> {
-    fn tag(&mut self, tags: &mut Tags<'a>, name: &'a [u8], value: &'a [u8], span: Span) {
+impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        let tags = &mut self.tags;
         let value_span = {
             let start = offset_in(self.source, value);
             Span::new(start, start + value.len())
@@ -546,7 +611,8 @@ impl<'a> Run<'_, 'a> {
 
     /// Sets up the mainline's start position from the tags; `false` when
     /// the game cannot be replayed.
-    fn start(&mut self, tags: &Tags<'a>) -> bool {
+    fn start(&mut self) -> bool {
+        let tags = self.tags;
         let chess960 = match tags.variant.map(variant) {
             None | Some(Variant::Standard) => false,
             Some(Variant::Chess960) => true,
@@ -614,19 +680,15 @@ impl<'a> Run<'_, 'a> {
         self.stack.push(Frame {
             prev: pos,
             pos,
-            has_move: false,
             dead: false,
             since_dead: 0,
-            open: Span::default(),
         });
         self.ready = true;
-        if let Some(on_ply) = self.on_ply.as_mut() {
-            on_ply(MainlinePly {
-                ply: 0,
-                span: Span::default(),
-                position: &self.stack[0].pos,
-            });
-        }
+        self.observer.mainline_ply(MainlinePly {
+            ply: 0,
+            span: Span::default(),
+            position: &self.stack[0].pos,
+        });
         if let Some((value, span)) = tags.result {
             self.replay.result_tag = outcome(value);
             if self.replay.result_tag.is_none() {
@@ -703,56 +765,21 @@ impl<'a> Run<'_, 'a> {
         }
     }
 
-    /// A token in move position.
-    #[inline(always)]
-    fn move_token<const LINTS: bool>(
-        &mut self,
-        text: &'a [u8],
-        span: Span,
-        after_result: &mut bool,
-    ) {
-        if self.stack.len() == 1 && *after_result {
-            self.syntax(ParsePgnErrorKind::AfterResult, span);
-            *after_result = false;
-        }
-        if LINTS {
-            self.play_with_lints(text, span);
-        } else {
-            self.play::<false>(text, span);
-        }
-    }
-
     /// [`play`](Run::play) with lints, as a call: in line, the lint code
     /// took registers the token loop needs.
     #[inline(never)]
-    fn play_with_lints(&mut self, text: &'a [u8], span: Span) {
-        self.play::<true>(text, span);
+    fn play_with_lints(&mut self, token: &MoveToken, span: Span) {
+        self.play::<true>(token, span);
     }
 
-    /// Reads, resolves and plays one move, and with `LINTS` (what
+    /// Resolves and plays one move, and with `LINTS` (what
     /// [`ReplayOptions::lints`] says) looks for lints. In line in the
-    /// token loop without lints: with the call's saves and restores and
+    /// reader's loop without lints: with the call's saves and restores and
     /// the lint branches gone, `validate --quiet` ran 4 % fewer
     /// instructions.
     #[inline(always)]
-    fn play<const LINTS: bool>(&mut self, text: &'a [u8], span: Span) {
-        // The token is read where the parser left it, not moved out of an
-        // `Option` or `Result`: copied through the stack in pieces and read
-        // back, it stalled store forwarding on every move.
-        let common = parse_common(text);
-        let general;
-        let token = match &common {
-            Some(token) => token,
-            None => {
-                general = MoveToken::parse_general(text);
-                match &general {
-                    Ok(token) => token,
-                    &Err(err) => return self.bad_move(err, span),
-                }
-            }
-        };
+    fn play<const LINTS: bool>(&mut self, token: &MoveToken, span: Span) {
         let frame = self.top();
-        frame.has_move = true;
         if frame.dead {
             frame.since_dead += 1;
             return;
@@ -778,7 +805,7 @@ impl<'a> Run<'_, 'a> {
             }
             None => match token.resolve_general(&frame.pos, letters) {
                 Ok(Resolved::Move(m)) => m,
-                Ok(Resolved::Null) => return self.null_move(mainline, span),
+                Ok(Resolved::Null) => return self.null_move(mainline, token, span),
                 Err(err) => {
                     let before = frame.pos;
                     self.push_move(Severity::Error, DiagnosticKind::Illegal(err), span, &before);
@@ -787,7 +814,10 @@ impl<'a> Run<'_, 'a> {
                 }
             },
         };
-        let frame = self.top();
+        let last = self.stack.len() - 1;
+        let frame = &mut self.stack[last];
+        self.observer
+            .played(&frame.pos, Played::Move(m), token, span);
         if keep_prev {
             frame.prev.clone_from(&frame.pos);
         }
@@ -801,10 +831,13 @@ impl<'a> Run<'_, 'a> {
     }
 
     /// A null move (`--`) in the current line.
-    fn null_move(&mut self, mainline: bool, span: Span) {
-        let frame = self.top();
-        match null_move(&frame.pos) {
+    fn null_move(&mut self, mainline: bool, token: &MoveToken, span: Span) {
+        let last = self.stack.len() - 1;
+        match null_move(&self.stack[last].pos) {
             Some(next) => {
+                self.observer
+                    .played(&self.stack[last].pos, Played::Null, token, span);
+                let frame = self.top();
                 frame.prev = std::mem::replace(&mut frame.pos, next);
                 if mainline {
                     let before = self.top().prev;
@@ -813,7 +846,7 @@ impl<'a> Run<'_, 'a> {
                 }
             }
             None => {
-                let before = frame.pos;
+                let before = self.stack[last].pos;
                 self.push_move(Severity::Error, DiagnosticKind::NullInCheck, span, &before);
                 self.kill();
             }
@@ -824,7 +857,6 @@ impl<'a> Run<'_, 'a> {
     #[cold]
     fn bad_move(&mut self, err: ParseMoveTokenError, span: Span) {
         let frame = self.top();
-        frame.has_move = true;
         let kind = ParsePgnErrorKind::BadMove(err);
         if frame.dead {
             frame.since_dead += 1;
@@ -860,13 +892,11 @@ impl<'a> Run<'_, 'a> {
     fn mainline_played(&mut self, span: Span) {
         self.replay.plies += 1;
         let pos = &self.stack[0].pos;
-        if let Some(on_ply) = self.on_ply.as_mut() {
-            on_ply(MainlinePly {
-                ply: self.replay.plies,
-                span,
-                position: pos,
-            });
-        }
+        self.observer.mainline_ply(MainlinePly {
+            ply: self.replay.plies,
+            span,
+            position: pos,
+        });
         let (halfmoves, key) = (pos.halfmoves(), pos.zobrist_key());
         if halfmoves == 0 {
             for &earlier in self.history.iter() {
@@ -915,7 +945,7 @@ impl<'a> Run<'_, 'a> {
         );
     }
 
-    fn open_variation(&mut self, open: Span) {
+    fn open_variation(&mut self) {
         let frame = self.top();
         let (start, dead) = if !frame.dead {
             (frame.prev, false)
@@ -930,10 +960,8 @@ impl<'a> Run<'_, 'a> {
         self.stack.push(Frame {
             prev: start,
             pos: start,
-            has_move: false,
             dead,
             since_dead: 1,
-            open,
         });
     }
 
@@ -966,7 +994,8 @@ impl<'a> Run<'_, 'a> {
         }
     }
 
-    fn end_of_mainline(&mut self, tags: &Tags<'a>) {
+    fn end_of_mainline(&mut self) {
+        let tags = self.tags;
         let Some(main) = self.stack.first() else {
             return;
         };

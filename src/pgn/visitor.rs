@@ -1,0 +1,430 @@
+//! The movetext reader: one walk over a game's tokens that owns the
+//! structural rules of PGN, and the [`Visitor`] it reports to.
+//!
+//! The [`Reader`] knows what a game's text may contain and where: tag pairs
+//! before the movetext, annotations only after a move, variations only as
+//! alternatives to a move and nested no deeper than a bound, one
+//! termination marker in the mainline and no move after it. It reports a
+//! breach of these rules once, as a [`ParsePgnError`], and every token that
+//! reads as something to the visitor. A visitor gives the tokens a meaning
+//! (a tree, a replay, a conversion); it never checks structure itself, so
+//! every job that reads movetext reports the same syntax errors.
+//!
+//! Visitors are monomorphised: the reader's loop is compiled once per
+//! visitor with its callbacks in line, and a visitor that does not ask for
+//! comments or move numbers gets the tokenizer's fast path, which passes
+//! over them without making tokens.
+
+use crate::notation::{MoveToken, ParseMoveTokenError};
+use crate::pgn::error::{ParsePgnError, ParsePgnErrorKind};
+use crate::pgn::framer::RawGame;
+use crate::pgn::grammar::{Outcome, Token, TokenKind, Tokens};
+use crate::pgn::span::Span;
+
+/// Whether to skip what a callback opens (the movetext, a variation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Skip(pub bool);
+
+/// How a comment was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CommentKind {
+    /// `{…}`.
+    Brace,
+    /// `;…` to the end of the line.
+    Line,
+}
+
+/// A comment as written (text between the delimiters, not decoded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Comment<'a> {
+    /// The comment's text.
+    pub text: &'a [u8],
+    /// How it was delimited.
+    pub kind: CommentKind,
+    /// Where it was written, delimiters included.
+    pub span: Span,
+}
+
+/// What a [`Reader`] reports while it reads one game, in input order.
+///
+/// Every method but [`end_game`](Visitor::end_game) has a default that
+/// ignores the event. Spans are relative to the game's text.
+pub trait Visitor<'a> {
+    /// What [`end_game`](Visitor::end_game) returns.
+    type Output;
+
+    /// Whether comments are reported. A visitor that leaves this `false`
+    /// gets the tokenizer's fast path, which passes over comments without
+    /// making tokens.
+    const COMMENTS: bool = false;
+
+    /// Whether move numbers are reported (they cost a token each).
+    const MOVE_NUMBERS: bool = false;
+
+    /// A tag pair: raw name and value (escapes unresolved).
+    fn tag(&mut self, _name: &'a [u8], _value: &'a [u8], _span: Span) {}
+
+    /// The tag section is over: called before the first token of the
+    /// movetext, or at the end of a game that has none. `Skip(true)` ends
+    /// the game here: nothing of the movetext is read or reported.
+    fn end_tags(&mut self) -> Skip {
+        Skip(false)
+    }
+
+    /// A move number indication (only with [`MOVE_NUMBERS`](Self::MOVE_NUMBERS)).
+    fn move_number(&mut self, _number: u32, _span: Span) {}
+
+    /// A move token, as written (move-quality glyphs split off) and as
+    /// read. A token in move position that is no move is a syntax error
+    /// ([`ParsePgnErrorKind::BadMove`]) instead; either way it is the
+    /// current line's last move from here on.
+    fn san(&mut self, _text: &'a [u8], _token: &MoveToken, _span: Span) {}
+
+    /// A separate en-passant mark (`e.p.`) after the current line's last
+    /// move (at most one per move).
+    fn ep_mark(&mut self, _span: Span) {}
+
+    /// A NAG (glyphs as NAGs 1–6) after the current line's last move.
+    fn nag(&mut self, _nag: u8, _span: Span) {}
+
+    /// A draw offer `(=)` after the current line's last move.
+    fn draw_offer(&mut self, _span: Span) {}
+
+    /// A comment (only with [`COMMENTS`](Self::COMMENTS)).
+    fn comment(&mut self, _comment: Comment<'a>) {}
+
+    /// A variation opens: an alternative to the current line's last move.
+    /// `Skip(true)` passes over it to its `)` without reporting anything.
+    fn begin_variation(&mut self, _span: Span) -> Skip {
+        Skip(false)
+    }
+
+    /// The variation opened last ends (at its `)`, or at the end of the
+    /// game's text when it was left open).
+    fn end_variation(&mut self, _span: Span) {}
+
+    /// The mainline's game termination marker.
+    fn outcome(&mut self, _outcome: Outcome, _span: Span) {}
+
+    /// A syntax error. A move token that is no move comes here as
+    /// [`ParsePgnErrorKind::BadMove`] in place of [`san`](Self::san).
+    fn syntax_error(&mut self, _error: ParsePgnError) {}
+
+    /// The game is over.
+    fn end_game(&mut self) -> Self::Output;
+}
+
+/// The default bound on variation nesting.
+pub const DEFAULT_MAX_DEPTH: usize = 256;
+
+/// The movetext reader, with its stack of open variations kept from game
+/// to game.
+///
+/// # Examples
+/// ```
+/// use pgnkit::notation::MoveToken;
+/// use pgnkit::pgn::{RawGame, Reader, Span, Visitor};
+///
+/// /// Counts the moves of the mainline and of every variation.
+/// struct Moves(usize);
+///
+/// impl<'a> Visitor<'a> for Moves {
+///     type Output = usize;
+///     fn san(&mut self, _text: &'a [u8], _token: &MoveToken, _span: Span) {
+///         self.0 += 1;
+///     }
+///     fn end_game(&mut self) -> usize {
+///         self.0
+///     }
+/// }
+///
+/// let raw = RawGame::from_bytes(b"1. e4 {best} (1. d4 d5) e5 2. Nf3 *");
+/// assert_eq!(Reader::default().read(&raw, &mut Moves(0)), 5);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reader {
+    max_depth: usize,
+    /// Open variations: where each began, and whether the move it is an
+    /// alternative to has an e.p. mark.
+    stack: Vec<(Span, bool)>,
+}
+
+impl Default for Reader {
+    fn default() -> Reader {
+        Reader::new(DEFAULT_MAX_DEPTH)
+    }
+}
+
+/// The reader's state in the current line.
+struct Line {
+    /// The line has a move (the one annotations and variations attach to).
+    has_move: bool,
+    /// That move has an e.p. mark.
+    ep_mark: bool,
+}
+
+impl Reader {
+    /// A reader that accepts variations nested `max_depth` deep; deeper
+    /// ones are reported ([`ParsePgnErrorKind::TooDeep`]) and skipped.
+    pub fn new(max_depth: usize) -> Reader {
+        Reader {
+            max_depth,
+            stack: Vec::new(),
+        }
+    }
+
+    /// The bound on variation nesting.
+    pub fn max_depth(&self) -> usize {
+        self.max_depth
+    }
+
+    /// Reads one framed game, reporting to `visitor`; returns what its
+    /// [`end_game`](Visitor::end_game) returns.
+    ///
+    /// A game with a NUL byte is binary data: that error alone is
+    /// reported, before `end_game`.
+    #[inline]
+    pub fn read<'a, V: Visitor<'a>>(&mut self, raw: &RawGame<'a>, visitor: &mut V) -> V::Output {
+        if let Some(at) = raw.marks.first_nul() {
+            visitor.syntax_error(ParsePgnError {
+                kind: ParsePgnErrorKind::BinaryData,
+                span: Span::new(at, at + 1),
+            });
+            return visitor.end_game();
+        }
+        self.stack.clear();
+        let mut tokens = Tokens::for_game(raw);
+        let mut first = tag_section(&mut tokens, visitor);
+        if visitor.end_tags().0 {
+            return visitor.end_game();
+        }
+        let mut line = Line {
+            has_move: false,
+            ep_mark: false,
+        };
+        let mut after_result = false;
+        let mut result = false;
+        loop {
+            let token = match first.take() {
+                Some(token) => token,
+                None => {
+                    // Moves need no token on the fast path, nor comments,
+                    // nor move numbers unless the visitor wants them.
+                    if !V::COMMENTS
+                        && let Some((text, span)) = tokens.next_move_text(V::MOVE_NUMBERS)
+                    {
+                        self.move_token(visitor, text, span, &mut line, &mut after_result);
+                        continue;
+                    }
+                    match next_token::<V>(&mut tokens) {
+                        Some(token) => token,
+                        None => break,
+                    }
+                }
+            };
+            let span = token.span;
+            match token.kind {
+                // The grammar reports a misplaced tag pair itself.
+                TokenKind::Tag { name, value } => visitor.tag(name, value, span),
+                TokenKind::MoveNumber(n) => {
+                    if V::MOVE_NUMBERS {
+                        visitor.move_number(n, span);
+                    }
+                }
+                TokenKind::Move(text) => {
+                    self.move_token(visitor, text, span, &mut line, &mut after_result)
+                }
+                TokenKind::EpMark => {
+                    if line.has_move && !line.ep_mark {
+                        line.ep_mark = true;
+                        visitor.ep_mark(span);
+                    } else {
+                        error(visitor, ParsePgnErrorKind::UnexpectedByte, span);
+                    }
+                }
+                TokenKind::Nag(nag) => {
+                    if line.has_move {
+                        visitor.nag(nag, span);
+                    } else {
+                        error(visitor, ParsePgnErrorKind::NagWithoutMove, span);
+                    }
+                }
+                TokenKind::DrawOffer => {
+                    if line.has_move {
+                        visitor.draw_offer(span);
+                    } else {
+                        error(visitor, ParsePgnErrorKind::NagWithoutMove, span);
+                    }
+                }
+                TokenKind::Comment(text) => visitor.comment(Comment {
+                    text,
+                    kind: CommentKind::Brace,
+                    span,
+                }),
+                TokenKind::LineComment(text) => visitor.comment(Comment {
+                    text,
+                    kind: CommentKind::Line,
+                    span,
+                }),
+                TokenKind::StartVariation => {
+                    if !line.has_move {
+                        error(visitor, ParsePgnErrorKind::VariationWithoutMove, span);
+                        tokens.skip_variation();
+                    } else if self.stack.len() >= self.max_depth {
+                        error(visitor, ParsePgnErrorKind::TooDeep(self.max_depth), span);
+                        tokens.skip_variation();
+                    } else if visitor.begin_variation(span).0 {
+                        if !tokens.skip_variation() {
+                            error(visitor, ParsePgnErrorKind::UnclosedVariation, span);
+                        }
+                    } else {
+                        self.stack.push((span, line.ep_mark));
+                        line = Line {
+                            has_move: false,
+                            ep_mark: false,
+                        };
+                    }
+                }
+                TokenKind::EndVariation => match self.stack.pop() {
+                    // The move the variation is an alternative to is again
+                    // the last move of the current line.
+                    Some((_, parent_ep)) => {
+                        visitor.end_variation(span);
+                        line = Line {
+                            has_move: true,
+                            ep_mark: parent_ep,
+                        };
+                    }
+                    None => error(visitor, ParsePgnErrorKind::UnmatchedParen, span),
+                },
+                TokenKind::Result(outcome) => {
+                    if !self.stack.is_empty() {
+                        error(visitor, ParsePgnErrorKind::ResultInVariation, span);
+                    } else if result {
+                        error(visitor, ParsePgnErrorKind::SecondResult, span);
+                    } else {
+                        result = true;
+                        after_result = true;
+                        visitor.outcome(outcome, span);
+                    }
+                }
+                TokenKind::Error(kind) => visitor.syntax_error(ParsePgnError { kind, span }),
+            }
+        }
+        let end = Span::new(raw.bytes.len(), raw.bytes.len());
+        while let Some((open, _)) = self.stack.pop() {
+            visitor.end_variation(end);
+            error(visitor, ParsePgnErrorKind::UnclosedVariation, open);
+        }
+        visitor.end_game()
+    }
+
+    /// Reads only the tag section of a game's text (up to the first token
+    /// of its movetext), reporting its tag pairs and syntax errors.
+    ///
+    /// Unlike [`read`](Self::read) it does not look for binary data, which
+    /// is a property of the whole game.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{Reader, Span, Visitor};
+    ///
+    /// struct Names<'a>(Vec<&'a [u8]>);
+    ///
+    /// impl<'a> Visitor<'a> for Names<'a> {
+    ///     type Output = ();
+    ///     fn tag(&mut self, name: &'a [u8], _value: &'a [u8], _span: Span) {
+    ///         self.0.push(name);
+    ///     }
+    ///     fn end_game(&mut self) {}
+    /// }
+    ///
+    /// let mut names = Names(Vec::new());
+    /// Reader::read_tags(b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 [Late \"x\"] *", &mut names);
+    /// assert_eq!(names.0, [&b"White"[..], b"Black"]);
+    /// ```
+    pub fn read_tags<'a, V: Visitor<'a>>(source: &'a [u8], visitor: &mut V) {
+        tag_section(&mut Tokens::new(source), visitor);
+    }
+
+    /// A token in move position: read, and reported as a move or as no
+    /// move.
+    #[inline(always)]
+    fn move_token<'a, V: Visitor<'a>>(
+        &self,
+        visitor: &mut V,
+        text: &'a [u8],
+        span: Span,
+        line: &mut Line,
+        after_result: &mut bool,
+    ) {
+        if *after_result && self.stack.is_empty() {
+            error(visitor, ParsePgnErrorKind::AfterResult, span);
+            *after_result = false;
+        }
+        *line = Line {
+            has_move: true,
+            ep_mark: false,
+        };
+        // The token is read where the visitor uses it, not moved out of a
+        // `Result`: copied through the stack in pieces and read back, it
+        // stalled store forwarding on every move.
+        if let Some(token) = crate::notation::parse_common(text) {
+            visitor.san(text, &token, span);
+        } else {
+            general_move_token(visitor, text, span);
+        }
+    }
+}
+
+/// Reads the tag section: the tag pairs (the common ones without a token
+/// each) and syntax errors before the movetext; returns the movetext's
+/// first token.
+#[inline(always)]
+fn tag_section<'a, V: Visitor<'a>>(tokens: &mut Tokens<'a>, visitor: &mut V) -> Option<Token<'a>> {
+    while let Some((name, value, span)) = tokens.next_plain_tag() {
+        visitor.tag(name, value, span);
+    }
+    while let Some(token) = next_token::<V>(tokens) {
+        match token.kind {
+            TokenKind::Tag { name, value } => visitor.tag(name, value, token.span),
+            TokenKind::Error(kind) => visitor.syntax_error(ParsePgnError {
+                kind,
+                span: token.span,
+            }),
+            _ => return Some(token),
+        }
+    }
+    None
+}
+
+/// The next token the visitor needs, past what it does not.
+#[inline(always)]
+fn next_token<'a, V: Visitor<'a>>(tokens: &mut Tokens<'a>) -> Option<Token<'a>> {
+    if V::COMMENTS {
+        tokens.next()
+    } else if V::MOVE_NUMBERS {
+        tokens.next_significant_with_numbers()
+    } else {
+        tokens.next_significant()
+    }
+}
+
+/// A move token outside the common shapes: read by the general parser.
+#[inline(never)]
+fn general_move_token<'a, V: Visitor<'a>>(visitor: &mut V, text: &'a [u8], span: Span) {
+    match MoveToken::parse_general(text) {
+        Ok(token) => visitor.san(text, &token, span),
+        Err(err) => bad_move(visitor, err, span),
+    }
+}
+
+#[cold]
+fn bad_move<'a, V: Visitor<'a>>(visitor: &mut V, err: ParseMoveTokenError, span: Span) {
+    error(visitor, ParsePgnErrorKind::BadMove(err), span);
+}
+
+#[inline]
+fn error<'a, V: Visitor<'a>>(visitor: &mut V, kind: ParsePgnErrorKind, span: Span) {
+    visitor.syntax_error(ParsePgnError { kind, span });
+}
