@@ -710,18 +710,23 @@ impl<'a> Tokens<'a> {
     }
 
     /// The next move's text and span, when the next token (past whitespace,
-    /// indexed comments and, unless `numbers`, plain move numbers) is a
-    /// symbol in move position; `None`, having consumed only those, when it
-    /// is anything else (an en-passant mark too), for
-    /// [`next_significant`](Self::next_significant) to read. The replayer's
-    /// way through a mainline: no [`Token`] per move.
+    /// unless `comments` indexed comments, and unless `numbers` plain move
+    /// numbers) is a symbol in move position; `None`, having consumed only
+    /// those, when it is anything else (an en-passant mark too), for
+    /// [`next_significant`](Self::next_significant) (or, with `comments`,
+    /// [`next`](Iterator::next)) to read. The movetext reader's way
+    /// through a line: no [`Token`] per move.
     ///
     /// Its walk is `next_fast`'s, written twice on purpose: one walk shared
     /// by both (returning what stands next) cost 1-3 % more instructions
     /// in `validate`, `fen`, `filter` and `--syntax-only`, and `next_fast`
     /// as this plus `next` 8 % more with lints on (docs/pgn-reader.md).
     #[inline(always)]
-    pub(crate) fn next_move_text(&mut self, numbers: bool) -> Option<(&'a [u8], Span)> {
+    pub(crate) fn next_move_text(
+        &mut self,
+        numbers: bool,
+        comments: bool,
+    ) -> Option<(&'a [u8], Span)> {
         if self.pending.is_some() {
             return None;
         }
@@ -745,7 +750,7 @@ impl<'a> Tokens<'a> {
                     self.in_tags = false;
                     self.pos = pos + len;
                 }
-                b'{' => {
+                b'{' if !comments => {
                     let close = self.next_comment_close(pos)?;
                     self.in_tags = false;
                     self.pos = close + 1;
@@ -1126,7 +1131,7 @@ mod tests {
         let mut tokens = Tokens::with_comments(input, comments);
         let mut out = Vec::new();
         loop {
-            if let Some((text, span)) = tokens.next_move_text(numbers) {
+            if let Some((text, span)) = tokens.next_move_text(numbers, false) {
                 out.push(Token {
                     kind: TokenKind::Move(text),
                     span,
@@ -1143,6 +1148,53 @@ mod tests {
                 None => return out,
             }
         }
+    }
+
+    /// The tokens of `input` as a visitor that wants comments reads them:
+    /// moves by `next_move_text`, everything else by `next`; move numbers
+    /// left out (the lane passes over the plain ones).
+    fn through_comment_lane<'a>(
+        input: &'a [u8],
+        comments: Comments<'a>,
+        numbers: bool,
+    ) -> Vec<Token<'a>> {
+        let mut tokens = Tokens::with_comments(input, comments);
+        let mut out = Vec::new();
+        loop {
+            if let Some((text, span)) = tokens.next_move_text(numbers, true) {
+                out.push(Token {
+                    kind: TokenKind::Move(text),
+                    span,
+                });
+                continue;
+            }
+            match tokens.next() {
+                Some(token) if matches!(token.kind, TokenKind::MoveNumber(_)) => {}
+                Some(token) => out.push(token),
+                None => return out,
+            }
+        }
+    }
+
+    #[test]
+    fn the_move_lane_with_comments_reads_every_token_next_reads() {
+        let alphabet = b"1. e4Nxf3O-O e.p {}()$!?;\n%[]\"*0-1\xe2\x80\xa6 ";
+        let mut comments = 0;
+        for numbers in [false, true] {
+            for round in 0..4000u64 {
+                let soup = scan::soup(round, (round % 70) as usize, alphabet);
+                let lane = through_comment_lane(&soup, Comments::default(), numbers);
+                let all: Vec<Token<'_>> = Tokens::new(&soup)
+                    .filter(|t| !matches!(t.kind, TokenKind::MoveNumber(_)))
+                    .collect();
+                comments += all
+                    .iter()
+                    .filter(|t| matches!(t.kind, TokenKind::Comment(_)))
+                    .count();
+                assert_eq!(lane, all, "{}", soup.escape_ascii());
+            }
+        }
+        assert!(comments > 1_000, "{comments}");
     }
 
     fn significant<'a>(input: &'a [u8], comments: Comments<'a>, numbers: bool) -> Vec<Token<'a>> {

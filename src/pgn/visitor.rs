@@ -208,10 +208,9 @@ impl Reader {
             let token = match first.take() {
                 Some(token) => token,
                 None => {
-                    // Moves need no token on the fast path, nor comments,
-                    // nor move numbers unless the visitor wants them.
-                    if !V::COMMENTS
-                        && let Some((text, span)) = tokens.next_move_text(V::MOVE_NUMBERS)
+                    // Moves need no token on the fast path, nor comments
+                    // and move numbers unless the visitor wants them.
+                    if let Some((text, span)) = tokens.next_move_text(V::MOVE_NUMBERS, V::COMMENTS)
                     {
                         self.move_token(visitor, text, span, &mut line, &mut after_result);
                         continue;
