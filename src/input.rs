@@ -2,9 +2,11 @@
 //! memory whatever its size.
 //!
 //! [`open`] detects compression by the first bytes of the stream, never by
-//! the file name: zstd (`28 B5 2F FD`), gzip (`1F 8B`) and bzip2 (`BZh`);
-//! anything else is read as it is. Concatenated streams (several zstd frames,
-//! gzip members or bzip2 streams in one file) are read to the end.
+//! the file name: zstd (`28 B5 2F FD`, or a skippable frame `5? 2A 4D 18`
+//! first, as `pzstd` and the seekable format write), gzip (`1F 8B`) and
+//! bzip2 (`BZh`); anything else is read as it is. Concatenated streams
+//! (several zstd frames, skippable ones included, gzip members or bzip2
+//! streams in one file) are read to the end.
 //!
 //! Decompression streams through fixed buffers, so memory stays flat even
 //! for an archive that expands a thousandfold. The one allocation that a
@@ -59,7 +61,8 @@ pub const ZSTD_WINDOW_LOG_MAX: u32 = 27;
 pub enum Compression {
     /// Not compressed (or in a format pgnkit does not know).
     None,
-    /// Zstandard (`28 B5 2F FD`).
+    /// Zstandard (`28 B5 2F FD`, or a skippable frame first:
+    /// `50 2A 4D 18` to `5F 2A 4D 18`).
     Zstd,
     /// gzip (`1F 8B`).
     Gzip,
@@ -78,12 +81,13 @@ impl Compression {
     /// use pgnkit::input::Compression;
     ///
     /// assert_eq!(Compression::detect(b"\x28\xB5\x2F\xFD\x04"), Compression::Zstd);
+    /// assert_eq!(Compression::detect(b"\x50\x2A\x4D\x18"), Compression::Zstd);
     /// assert_eq!(Compression::detect(b"BZh9"), Compression::Bzip2);
     /// assert_eq!(Compression::detect(b"[Event"), Compression::None);
     /// ```
     pub fn detect(prefix: &[u8]) -> Compression {
         match prefix {
-            [0x28, 0xB5, 0x2F, 0xFD, ..] => Compression::Zstd,
+            [0x28, 0xB5, 0x2F, 0xFD, ..] | [0x50..=0x5F, 0x2A, 0x4D, 0x18, ..] => Compression::Zstd,
             [0x1F, 0x8B, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', ..] => Compression::Bzip2,
             _ => Compression::None,
@@ -598,10 +602,62 @@ mod tests {
             (b"BZ", Compression::None),
             (b"Bb5", Compression::None),
             (b"\xEF\xBB\xBF[Event", Compression::None),
+            (b"\x50\x2A\x4D\x18", Compression::Zstd),
+            (b"\x5E\x2A\x4D\x18", Compression::Zstd),
+            (b"\x5F\x2A\x4D\x18", Compression::Zstd),
+            (b"\x4F\x2A\x4D\x18", Compression::None),
+            (b"\x60\x2A\x4D\x18", Compression::None),
+            (b"\x50\x2A\x4D", Compression::None),
         ];
         for &(prefix, expected) in cases {
             assert_eq!(Compression::detect(prefix), expected, "{prefix:?}");
         }
+    }
+
+    /// A zstd skippable frame: magic `0x184D2A50 + nibble`, payload length,
+    /// payload.
+    fn skippable(nibble: u8, payload: &[u8]) -> Vec<u8> {
+        let mut frame = (0x184D_2A50 + u32::from(nibble)).to_le_bytes().to_vec();
+        frame.extend((payload.len() as u32).to_le_bytes());
+        frame.extend(payload);
+        frame
+    }
+
+    /// What `pzstd` writes: each frame preceded by a skippable frame that
+    /// holds its compressed size. What the seekable format writes: frames,
+    /// then a seek table in a trailing skippable frame.
+    #[test]
+    fn reads_skippable_frames() {
+        let frame = compress(Compression::Zstd, TEXT);
+        let size = (frame.len() as u32).to_le_bytes();
+        let pzstd = [
+            skippable(0, &size),
+            frame.clone(),
+            skippable(0, &size),
+            frame.clone(),
+        ]
+        .concat();
+        let mut table = (frame.len() as u32).to_le_bytes().to_vec();
+        table.extend((TEXT.len() as u32).to_le_bytes());
+        table.extend([1, 0, 0, 0, 0]); // one entry, no checksums
+        table.extend(0x8F92_EAB1u32.to_le_bytes());
+        let seekable = [frame.clone(), skippable(0xE, &table)].concat();
+        let cases = [
+            (pzstd, [TEXT, TEXT].concat()),
+            (seekable, TEXT.to_vec()),
+            ([skippable(0xF, b""), frame.clone()].concat(), TEXT.to_vec()),
+            (skippable(0x5, b"nothing else"), Vec::new()),
+        ];
+        for (bytes, text) in cases {
+            let (detected, result) = read_all(bytes);
+            assert_eq!(detected, Compression::Zstd);
+            assert_eq!(result.expect("read"), text);
+        }
+        let (_, result) = read_all(skippable(0, &[0; 100])[..50].to_vec());
+        assert_eq!(
+            result.expect_err("truncated").kind(),
+            io::ErrorKind::UnexpectedEof
+        );
     }
 
     /// A reader that hands out one byte per call, as a slow pipe may.
