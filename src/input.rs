@@ -2,9 +2,17 @@
 //! memory whatever its size.
 //!
 //! [`open`] detects compression by the first bytes of the stream, never by
-//! the file name: zstd (`28 B5 2F FD`), gzip (`1F 8B`) and bzip2 (`BZh`);
-//! anything else is read as it is. Concatenated streams (several zstd frames,
-//! gzip members or bzip2 streams in one file) are read to the end.
+//! the file name: zstd (`28 B5 2F FD`, or a skippable frame `5? 2A 4D 18`
+//! first, as `pzstd` and the seekable format write), gzip (`1F 8B`) and
+//! bzip2 (`BZh`); anything else is read as it is. Concatenated streams
+//! (several zstd frames, skippable ones included, gzip members or bzip2
+//! streams in one file) are read to the end.
+//!
+//! The decompressed text is UTF-8 or a one-byte encoding, as PGN expects,
+//! unless its first bytes show UTF-16: a byte order mark (`FF FE`, `FE FF`)
+//! or, without one, a NUL in every other byte of the first 16. UTF-16 is
+//! read as UTF-8, without the byte order mark; a lone surrogate or an odd
+//! number of bytes is an [`io::ErrorKind::InvalidData`] error.
 //!
 //! Decompression streams through fixed buffers, so memory stays flat even
 //! for an archive that expands a thousandfold. The one allocation that a
@@ -37,6 +45,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use bzip2::read::MultiBzDecoder;
 use flate2::read::MultiGzDecoder;
 
+use self::utf16::Utf16Reader;
+
+mod utf16;
+
 /// The smallest file that [`open`] maps into memory: below it, the mapping
 /// costs more than the copy it saves.
 pub const MAP_MIN_BYTES: u64 = 1 << 20;
@@ -59,7 +71,8 @@ pub const ZSTD_WINDOW_LOG_MAX: u32 = 27;
 pub enum Compression {
     /// Not compressed (or in a format pgnkit does not know).
     None,
-    /// Zstandard (`28 B5 2F FD`).
+    /// Zstandard (`28 B5 2F FD`, or a skippable frame first:
+    /// `50 2A 4D 18` to `5F 2A 4D 18`).
     Zstd,
     /// gzip (`1F 8B`).
     Gzip,
@@ -78,12 +91,13 @@ impl Compression {
     /// use pgnkit::input::Compression;
     ///
     /// assert_eq!(Compression::detect(b"\x28\xB5\x2F\xFD\x04"), Compression::Zstd);
+    /// assert_eq!(Compression::detect(b"\x50\x2A\x4D\x18"), Compression::Zstd);
     /// assert_eq!(Compression::detect(b"BZh9"), Compression::Bzip2);
     /// assert_eq!(Compression::detect(b"[Event"), Compression::None);
     /// ```
     pub fn detect(prefix: &[u8]) -> Compression {
         match prefix {
-            [0x28, 0xB5, 0x2F, 0xFD, ..] => Compression::Zstd,
+            [0x28, 0xB5, 0x2F, 0xFD, ..] | [0x50..=0x5F, 0x2A, 0x4D, 0x18, ..] => Compression::Zstd,
             [0x1F, 0x8B, ..] => Compression::Gzip,
             [b'B', b'Z', b'h', ..] => Compression::Bzip2,
             _ => Compression::None,
@@ -207,6 +221,41 @@ enum Decoder {
     Bzip2(MultiBzDecoder<Source>),
 }
 
+impl Read for Decoder {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Decoder::Mapped(map, pos) => {
+                let rest = map.bytes().get(*pos..).unwrap_or_default();
+                let n = rest.len().min(buf.len());
+                buf[..n].copy_from_slice(&rest[..n]);
+                *pos += n;
+                map.consumed(*pos, 0);
+                Ok(n)
+            }
+            Decoder::Plain(r) => r.read(buf),
+            Decoder::Zstd(r) => r.read(buf),
+            Decoder::Gzip(r) => r.read(buf),
+            Decoder::Bzip2(r) => r.read(buf),
+        }
+    }
+}
+
+/// What the decompressed bytes are, told by the first of them on the
+/// first read.
+enum Text {
+    /// Nothing read yet.
+    Unknown,
+    /// Bytes handed out as they are: first the ones read to tell, then
+    /// the rest, or before it the error that stopped the telling.
+    Bytes {
+        prefix: Vec<u8>,
+        pos: usize,
+        error: Option<io::Error>,
+    },
+    /// UTF-16, handed out as UTF-8.
+    Utf16(Utf16Reader),
+}
+
 /// An open input: decompressed bytes of a file or stdin.
 ///
 /// Reading is unbuffered apart from what decompression needs; read in large
@@ -217,6 +266,7 @@ pub struct Input {
     total_len: Option<u64>,
     bytes_read: BytesRead,
     decoder: Decoder,
+    text: Text,
 }
 
 impl fmt::Debug for Input {
@@ -262,6 +312,7 @@ pub fn open(path: &Path) -> io::Result<Input> {
         && std::env::var_os(NO_MAP_VAR).is_none_or(|v| v == "0")
         && let Some(map) = Mapped::new(&file)
         && Compression::detect(&map.bytes()[..4]) == Compression::None
+        && utf16::detect(&map.bytes()[..utf16::SNIFF_LEN]).is_none()
     {
         let mut input = Input::from_reader(path, io::empty(), total_len)?;
         input.decoder = Decoder::Mapped(
@@ -313,7 +364,7 @@ impl Mapped {
         let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Sequential);
-        if map.len() < 4 {
+        if map.len() < utf16::SNIFF_LEN {
             return None;
         }
         Some(Mapped {
@@ -413,6 +464,7 @@ impl Input {
             total_len,
             bytes_read,
             decoder,
+            text: Text::Unknown,
         })
     }
 
@@ -443,7 +495,7 @@ impl Input {
     /// The file mapped into memory, if [`open`] mapped it and nothing has
     /// been read from this input yet; the input then reads as empty.
     pub fn take_mapped(&mut self) -> Option<Mapped> {
-        if !matches!(self.decoder, Decoder::Mapped(_, 0)) {
+        if !matches!(self.decoder, Decoder::Mapped(_, 0)) || !matches!(self.text, Text::Unknown) {
             return None;
         }
         let source = io::Cursor::new(Vec::new()).chain(Counted {
@@ -457,23 +509,50 @@ impl Input {
     }
 }
 
+impl Input {
+    /// Reads decompressed text, telling its encoding on the first call.
+    fn read_text(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match &mut self.text {
+                Text::Bytes { prefix, pos, error } => {
+                    if *pos < prefix.len() {
+                        let rest = &prefix[*pos..];
+                        let n = rest.len().min(buf.len());
+                        buf[..n].copy_from_slice(&rest[..n]);
+                        *pos += n;
+                        return Ok(n);
+                    }
+                    if let Some(e) = error.take() {
+                        return Err(e);
+                    }
+                    return self.decoder.read(buf);
+                }
+                Text::Utf16(reader) => return reader.read(&mut self.decoder, buf),
+                Text::Unknown => {
+                    let mut prefix = Vec::with_capacity(utf16::SNIFF_LEN);
+                    let error = (&mut self.decoder)
+                        .take(utf16::SNIFF_LEN as u64)
+                        .read_to_end(&mut prefix)
+                        .err();
+                    self.text = match utf16::detect(&prefix) {
+                        Some((order, bom)) if error.is_none() => {
+                            Text::Utf16(Utf16Reader::new(order, bom, &prefix))
+                        }
+                        _ => Text::Bytes {
+                            prefix,
+                            pos: 0,
+                            error,
+                        },
+                    };
+                }
+            }
+        }
+    }
+}
+
 impl Read for Input {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let result = match &mut self.decoder {
-            Decoder::Mapped(map, pos) => {
-                let rest = map.bytes().get(*pos..).unwrap_or_default();
-                let n = rest.len().min(buf.len());
-                buf[..n].copy_from_slice(&rest[..n]);
-                *pos += n;
-                map.consumed(*pos, 0);
-                Ok(n)
-            }
-            Decoder::Plain(r) => r.read(buf),
-            Decoder::Zstd(r) => r.read(buf),
-            Decoder::Gzip(r) => r.read(buf),
-            Decoder::Bzip2(r) => r.read(buf),
-        };
-        result.map_err(|e| match e.kind() {
+        self.read_text(buf).map_err(|e| match e.kind() {
             // Retried by callers as it is; no need to wrap.
             io::ErrorKind::Interrupted => e,
             _ => with_path(&self.path, self.compression, e),
@@ -598,10 +677,122 @@ mod tests {
             (b"BZ", Compression::None),
             (b"Bb5", Compression::None),
             (b"\xEF\xBB\xBF[Event", Compression::None),
+            (b"\x50\x2A\x4D\x18", Compression::Zstd),
+            (b"\x5E\x2A\x4D\x18", Compression::Zstd),
+            (b"\x5F\x2A\x4D\x18", Compression::Zstd),
+            (b"\x4F\x2A\x4D\x18", Compression::None),
+            (b"\x60\x2A\x4D\x18", Compression::None),
+            (b"\x50\x2A\x4D", Compression::None),
         ];
         for &(prefix, expected) in cases {
             assert_eq!(Compression::detect(prefix), expected, "{prefix:?}");
         }
+    }
+
+    /// A zstd skippable frame: magic `0x184D2A50 + nibble`, payload length,
+    /// payload.
+    fn skippable(nibble: u8, payload: &[u8]) -> Vec<u8> {
+        let mut frame = (0x184D_2A50 + u32::from(nibble)).to_le_bytes().to_vec();
+        frame.extend((payload.len() as u32).to_le_bytes());
+        frame.extend(payload);
+        frame
+    }
+
+    /// What `pzstd` writes: each frame preceded by a skippable frame that
+    /// holds its compressed size. What the seekable format writes: frames,
+    /// then a seek table in a trailing skippable frame.
+    #[test]
+    fn reads_skippable_frames() {
+        let frame = compress(Compression::Zstd, TEXT);
+        let size = (frame.len() as u32).to_le_bytes();
+        let pzstd = [
+            skippable(0, &size),
+            frame.clone(),
+            skippable(0, &size),
+            frame.clone(),
+        ]
+        .concat();
+        let mut table = (frame.len() as u32).to_le_bytes().to_vec();
+        table.extend((TEXT.len() as u32).to_le_bytes());
+        table.extend([1, 0, 0, 0, 0]); // one entry, no checksums
+        table.extend(0x8F92_EAB1u32.to_le_bytes());
+        let seekable = [frame.clone(), skippable(0xE, &table)].concat();
+        let cases = [
+            (pzstd, [TEXT, TEXT].concat()),
+            (seekable, TEXT.to_vec()),
+            ([skippable(0xF, b""), frame.clone()].concat(), TEXT.to_vec()),
+            (skippable(0x5, b"nothing else"), Vec::new()),
+        ];
+        for (bytes, text) in cases {
+            let (detected, result) = read_all(bytes);
+            assert_eq!(detected, Compression::Zstd);
+            assert_eq!(result.expect("read"), text);
+        }
+        let (_, result) = read_all(skippable(0, &[0; 100])[..50].to_vec());
+        assert_eq!(
+            result.expect_err("truncated").kind(),
+            io::ErrorKind::UnexpectedEof
+        );
+    }
+
+    fn utf16(text: &[u8], little: bool, bom: bool) -> Vec<u8> {
+        let text = std::str::from_utf8(text).expect("UTF-8");
+        let bom = if bom { "\u{FEFF}" } else { "" };
+        bom.encode_utf16()
+            .chain(text.encode_utf16())
+            .flat_map(|u| match little {
+                true => u.to_le_bytes(),
+                false => u.to_be_bytes(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_utf16_as_utf8() {
+        let text = "[White \"Nüss, Jörg\"]\n\n{♔ 😀} 1. e4 e5 *\n".as_bytes();
+        for compression in FORMATS {
+            for (little, bom) in [(true, true), (false, true), (true, false), (false, false)] {
+                let bytes = compress(compression, &utf16(text, little, bom));
+                let (detected, result) = read_all(bytes);
+                assert_eq!(detected, compression);
+                assert_eq!(result.expect("read"), text, "{compression} {little} {bom}");
+            }
+        }
+        let mut bytes = utf16(b"[Event \"x\"]", true, true);
+        bytes.extend([0x00, 0xD8, b'x', 0]);
+        let (_, result) = read_all(bytes);
+        let err = result.expect_err("lone surrogate");
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(
+            err.to_string(),
+            "test.pgn: UTF-16 little-endian input: unpaired surrogate 0xD800 at byte 24"
+        );
+    }
+
+    /// A UTF-16 file large enough to be mapped is read through the
+    /// transcoder instead; a UTF-8 one is still mapped.
+    #[test]
+    fn utf16_files_are_not_mapped() {
+        let big: Vec<u8> = TEXT.iter().copied().cycle().take(1 << 20).collect();
+        let dir = std::env::temp_dir().join(format!("pgnkit-input-utf16-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        for (name, bytes, mapped) in [
+            ("utf8.pgn", big.clone(), true),
+            ("le.pgn", utf16(&big, true, true), false),
+            ("be.pgn", utf16(&big, false, false), false),
+        ] {
+            let path = dir.join(name);
+            std::fs::write(&path, &bytes).expect("write");
+            let mut input = open(&path).expect("open");
+            assert_eq!(input.take_mapped().is_some(), mapped, "{name}");
+            if !mapped {
+                let mut out = Vec::new();
+                input.read_to_end(&mut out).expect("read");
+                assert!(out == big, "{name}");
+                assert_eq!(input.bytes_read().get(), bytes.len() as u64);
+            }
+        }
+        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 
     /// A reader that hands out one byte per call, as a slow pipe may.

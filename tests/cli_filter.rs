@@ -307,3 +307,34 @@ fn mistakes_are_reported_with_their_column() {
         out.stderr
     );
 }
+
+/// `(` and `not` nested past the limit are a usage error at the first token
+/// too deep, not a stack overflow. One argument holds at most 128 KiB on
+/// Linux, which bounds the `not`s; the library's tests go to 100,000 of
+/// each.
+#[test]
+fn regression_deep_nesting_overflowed_the_stack() {
+    let cases = [
+        (
+            format!("{}White = x{}", "(".repeat(50_000), ")".repeat(50_000)),
+            257,
+        ),
+        ("(".repeat(100_000), 257),
+        (format!("{}White = x", "not ".repeat(30_000)), 1025),
+    ];
+    for (expr, column) in cases {
+        let out = pgnkit(&["filter", "-e", &expr, "fixtures/myschach.pgn"]);
+        assert_eq!(out.code, 2, "{}", &out.stderr[..out.stderr.len().min(200)]);
+        let first = out.stderr.lines().next().unwrap_or_default();
+        assert_eq!(
+            first,
+            format!(
+                "pgnkit: filter expression, column {column}: `(` and `not` nested deeper than 256 levels"
+            )
+        );
+        assert!(out.stdout.is_empty());
+    }
+    let chain = vec!["White = x"; 10_000].join(" or ");
+    let out = pgnkit(&["filter", "--count", "-e", &chain, "fixtures/myschach.pgn"]);
+    assert!(out.code <= 1, "{}", out.stderr);
+}

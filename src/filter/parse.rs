@@ -1,6 +1,12 @@
 //! The filter language's syntax: a hand-written recursive descent parser,
 //! one function per production, over the expression's text. Errors carry
 //! the byte offset of the mistake; the column is computed from it.
+//!
+//! The parser recurses once per `(` and per `not`, so their nesting is
+//! capped at [`MAX_NESTING`]: past it the expression is refused, never
+//! parsed into a stack overflow. Chains of `and` (or `or`) are read in a
+//! loop and built as balanced trees, so a chain of n terms is log2(n)
+//! deep for the evaluator and for `Drop`, not n.
 
 use std::fmt;
 
@@ -12,6 +18,10 @@ use super::{
     position::{ParseMaterialError, PositionTest},
 };
 use crate::fen::ParseFenError;
+
+/// The deepest nesting of `(` and `not` that an expression may have; one
+/// level more is [`ParseFilterErrorKind::TooDeep`].
+const MAX_NESTING: usize = 256;
 
 /// What is wrong with a filter expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,6 +54,11 @@ pub enum ParseFilterErrorKind {
     BadMaterial(ParseMaterialError),
     /// A value after `Date` that is no PGN date.
     BadDate(String),
+    /// `(` and `not` nested deeper than `limit` levels.
+    TooDeep {
+        /// The deepest nesting allowed.
+        limit: usize,
+    },
 }
 
 impl fmt::Display for ParseFilterErrorKind {
@@ -67,6 +82,9 @@ impl fmt::Display for ParseFilterErrorKind {
             Self::BadFen(e) => write!(f, "{e}"),
             Self::BadMaterial(e) => write!(f, "bad material: {e}"),
             Self::BadDate(d) => write!(f, "`{d}` is no PGN date (YYYY.MM.DD, unknown parts ??)"),
+            Self::TooDeep { limit } => {
+                write!(f, "`(` and `not` nested deeper than {limit} levels")
+            }
         }
     }
 }
@@ -141,10 +159,12 @@ fn is_word_byte(b: u8, first: bool) -> bool {
         || b >= 0x80
 }
 
-/// The parser: the text, where it is, and the position tests found.
+/// The parser: the text, where it is, how deep in `(` and `not`, and the
+/// position tests found.
 pub(super) struct Parser<'s> {
     src: &'s str,
     pos: usize,
+    depth: usize,
     pub(super) positions: Vec<PositionTest>,
 }
 
@@ -155,6 +175,7 @@ impl<'s> Parser<'s> {
         Parser {
             src,
             pos: 0,
+            depth: 0,
             positions: Vec::new(),
         }
     }
@@ -274,28 +295,54 @@ impl<'s> Parser<'s> {
 
     /// `or := and ("or" and)*`
     fn or(&mut self) -> Result<Expr> {
-        let mut expr = self.and()?;
+        let first = self.and()?;
+        let mut rest = Vec::new();
         while self.is_keyword("or")? {
-            expr = Expr::Or(Box::new(expr), Box::new(self.and()?));
+            rest.push(self.and()?);
         }
-        Ok(expr)
+        Ok(balanced(first, rest, Expr::Or))
     }
 
     /// `and := unary ("and" unary)*`
     fn and(&mut self) -> Result<Expr> {
-        let mut expr = self.unary()?;
+        let first = self.unary()?;
+        let mut rest = Vec::new();
         while self.is_keyword("and")? {
-            expr = Expr::And(Box::new(expr), Box::new(self.unary()?));
+            rest.push(self.unary()?);
+        }
+        Ok(balanced(first, rest, Expr::And))
+    }
+
+    /// `unary := "not" unary | primary`, with the `not`s counted in a loop.
+    fn unary(&mut self) -> Result<Expr> {
+        let outer = self.depth;
+        let mut nots = 0;
+        loop {
+            let (tok, at, end) = self.peek()?;
+            if tok != Tok::Word("not") {
+                break;
+            }
+            self.enter(at)?;
+            self.pos = end;
+            nots += 1;
+        }
+        let primary = self.primary();
+        self.depth = outer;
+        let mut expr = primary?;
+        for _ in 0..nots {
+            expr = Expr::Not(Box::new(expr));
         }
         Ok(expr)
     }
 
-    /// `unary := "not" unary | primary`
-    fn unary(&mut self) -> Result<Expr> {
-        if self.is_keyword("not")? {
-            return Ok(Expr::Not(Box::new(self.unary()?)));
+    /// One level deeper in `(` or `not`, the token at `at`; an error past
+    /// [`MAX_NESTING`].
+    fn enter(&mut self, at: usize) -> Result<()> {
+        if self.depth == MAX_NESTING {
+            return Err(self.error(at, ParseFilterErrorKind::TooDeep { limit: MAX_NESTING }));
         }
-        self.primary()
+        self.depth += 1;
+        Ok(())
     }
 
     /// `primary := "(" or ")" | "valid" | "true" | reaches | material | condition`
@@ -303,7 +350,10 @@ impl<'s> Parser<'s> {
         let (tok, at) = self.next()?;
         match tok {
             Tok::Open => {
-                let expr = self.or()?;
+                self.enter(at)?;
+                let expr = self.or();
+                self.depth -= 1;
+                let expr = expr?;
                 match self.next()? {
                     (Tok::Close, _) => Ok(expr),
                     (tok, at) => self.expected("`)`", &tok, at),
@@ -466,6 +516,22 @@ impl<'s> Parser<'s> {
     }
 }
 
+/// `first` and `rest` joined by `join` into a tree of depth log2(n), the
+/// terms in their order: `a and b and c and d` is `(a and b) and (c and
+/// d)`. Both operators are associative and evaluate left to right, so the
+/// shape changes no result.
+fn balanced(first: Expr, mut rest: Vec<Expr>, join: fn(Box<Expr>, Box<Expr>) -> Expr) -> Expr {
+    if rest.is_empty() {
+        return first;
+    }
+    let mut right = rest.split_off(rest.len() / 2);
+    let right_first = right.remove(0);
+    join(
+        Box::new(balanced(first, rest, join)),
+        Box::new(balanced(right_first, right, join)),
+    )
+}
+
 fn is_reserved(word: &str) -> bool {
     matches!(word, "and" | "or" | "not" | "in" | "vs")
 }
@@ -478,6 +544,151 @@ impl Literal {
             number: text.trim().parse().ok().filter(|n: &f64| n.is_finite()),
             date: text.parse::<PgnDate>().ok(),
             regex: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Facts, Filter};
+    use super::*;
+
+    fn too_deep(text: &str) -> ParseFilterError {
+        match Filter::parse(text) {
+            Err(err) => err,
+            Ok(_) => panic!("{} bytes parsed", text.len()),
+        }
+    }
+
+    #[test]
+    fn nesting_is_capped() {
+        // (expression, byte offset of the token one level too deep)
+        let n = 100_000;
+        let cases = [
+            (
+                format!("{}White = x{}", "(".repeat(n), ")".repeat(n)),
+                MAX_NESTING,
+            ),
+            (format!("{}White = x", "not ".repeat(n)), 4 * MAX_NESTING),
+            (
+                format!("{}White = x", "not (".repeat(n)),
+                5 * MAX_NESTING / 2,
+            ),
+            ("(".repeat(n), MAX_NESTING),
+        ];
+        for (text, offset) in cases {
+            let err = too_deep(&text);
+            assert_eq!(
+                err.kind,
+                ParseFilterErrorKind::TooDeep { limit: MAX_NESTING }
+            );
+            assert_eq!((err.offset, err.column), (offset, offset + 1));
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "column {}: `(` and `not` nested deeper than 256 levels",
+                    offset + 1
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn nesting_up_to_the_cap_parses_and_evaluates() {
+        let facts = Facts::new(b"[White \"x\"]\n\n*");
+        let half = MAX_NESTING / 2;
+        let cases = [
+            (
+                format!(
+                    "{}White = x{}",
+                    "(".repeat(MAX_NESTING),
+                    ")".repeat(MAX_NESTING)
+                ),
+                true,
+            ),
+            (format!("{}White = x", "not ".repeat(MAX_NESTING)), true),
+            (
+                format!("{}White = x{}", "not (".repeat(half), ")".repeat(half)),
+                true,
+            ),
+            (
+                format!(
+                    "{}White = x{}",
+                    "(White = y or not ".repeat(half),
+                    ")".repeat(half)
+                ),
+                true,
+            ),
+            // Depth counts nesting, not how many parentheses there are.
+            ("(White = x) and ".repeat(10_000) + "true", true),
+        ];
+        for (text, expected) in cases {
+            let filter = Filter::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(filter.matches(&facts), expected, "{}", &text[..40]);
+        }
+        let err = too_deep(&format!("({}", "not ".repeat(MAX_NESTING)));
+        assert_eq!(err.offset, 1 + 4 * (MAX_NESTING - 1));
+    }
+
+    #[test]
+    fn long_chains_are_shallow() {
+        let facts = Facts::new(b"[White \"x\"]\n\n*");
+        let n = 100_000;
+        let all = vec!["White = x"; n].join(" and ");
+        let any = [vec!["White = y"; n - 1], vec!["White = x"]]
+            .concat()
+            .join(" or ");
+        for (text, expected) in [(all, true), (any, true)] {
+            let filter = Filter::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+            assert!(depth(filter.expr()) <= 18);
+            assert_eq!(filter.matches(&facts), expected);
+        }
+    }
+
+    fn depth(expr: &Expr) -> usize {
+        match expr {
+            Expr::And(a, b) | Expr::Or(a, b) => 1 + depth(a).max(depth(b)),
+            Expr::Not(a) => 1 + depth(a),
+            _ => 0,
+        }
+    }
+
+    /// Every chain of `and` and `or` over four tags, against every
+    /// assignment of the tags: the balanced trees give what precedence
+    /// (`and` before `or`) and left-to-right reading say.
+    #[test]
+    fn balanced_chains_keep_their_meaning() {
+        for ops in 0..8u8 {
+            let op = |i: u8| if ops >> i & 1 == 1 { "and" } else { "or" };
+            let text = format!("A = 1 {} B = 1 {} C = 1 {} D = 1", op(0), op(1), op(2));
+            let filter = Filter::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+            for values in 0..16u8 {
+                let v = |i: u8| values >> i & 1 == 1;
+                let game = format!(
+                    "[A \"{}\"]\n[B \"{}\"]\n[C \"{}\"]\n[D \"{}\"]\n\n*",
+                    u8::from(v(0)),
+                    u8::from(v(1)),
+                    u8::from(v(2)),
+                    u8::from(v(3))
+                );
+                // Sum of products: `or` splits, `and` multiplies.
+                let mut sum = false;
+                let mut product = v(0);
+                for i in 0..3 {
+                    if op(i) == "and" {
+                        product = product && v(i + 1);
+                    } else {
+                        sum = sum || product;
+                        product = v(i + 1);
+                    }
+                }
+                let expected = sum || product;
+                assert_eq!(
+                    filter.matches(&Facts::new(game.as_bytes())),
+                    expected,
+                    "{text} with {values:04b}"
+                );
+            }
         }
     }
 }
