@@ -1,11 +1,14 @@
 //! The game model and its builder: tags, the move tree with comments, NAGs
-//! and variations, the result, and every syntax error with its span.
+//! and variations, the result, and every syntax error with its span and,
+//! for messages, its place in the input.
+
+use std::fmt;
 
 use crate::notation::{MoveToken, ParseMoveTokenError};
 use crate::pgn::error::{ParsePgnError, ParsePgnErrorKind};
-use crate::pgn::framer::RawGame;
 use crate::pgn::grammar::Outcome;
-use crate::pgn::span::Span;
+use crate::pgn::raw::RawGame;
+use crate::pgn::span::{LineIndex, Span};
 use crate::pgn::tag::Tag;
 use crate::pgn::visitor::{Comment, DEFAULT_MAX_DEPTH, Reader, Skip, Visitor};
 
@@ -450,6 +453,77 @@ impl<'a, F: FnMut(ParsePgnError)> Visitor<'a> for Counter<'a, F> {
 
     fn end_game(&mut self) -> SyntaxSummary {
         self.summary
+    }
+}
+
+impl ParsePgnError {
+    /// The error with its position in the input, for messages of the shape
+    /// `line:col: game N, at `token`: reason`.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{RawGame, parse_game};
+    /// let game = parse_game(&RawGame::from_bytes(b"[Event \"x\"]\n1. e4 ] e5 *"));
+    /// let message = game.errors[0].located(&game).to_string();
+    /// assert_eq!(message, "2:7: game 1, at `]`: unexpected character");
+    /// ```
+    pub fn located<'e>(&'e self, game: &'e Game<'_>) -> Located<'e> {
+        let (line, column) = game.line_col(self.span);
+        self.located_at(game, line, column)
+    }
+
+    /// Like [`located`](Self::located), with the line and column from an
+    /// `index` of the game's text: for reporting many errors of one game in
+    /// time linear in its size.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{LineIndex, RawGame, parse_game};
+    /// let game = parse_game(&RawGame::from_bytes(b"[Event \"x\"]\n1. e4 ] e5 ] *"));
+    /// let index = LineIndex::new(game.source, game.first_line);
+    /// let messages: Vec<String> =
+    ///     game.errors.iter().map(|e| e.located_with(&game, &index).to_string()).collect();
+    /// assert_eq!(messages[1], "2:12: game 1, at `]`: unexpected character");
+    /// ```
+    pub fn located_with<'e>(&'e self, game: &'e Game<'_>, index: &LineIndex) -> Located<'e> {
+        let (line, column) = index.line_col(self.span);
+        self.located_at(game, line, column)
+    }
+
+    fn located_at<'e>(&'e self, game: &'e Game<'_>, line: u64, column: u64) -> Located<'e> {
+        let token = self.span.slice(game.source);
+        Located {
+            error: self,
+            number: game.number,
+            line,
+            column,
+            token: &token[..token.len().min(40)],
+        }
+    }
+}
+
+/// A [`ParsePgnError`] with its line, column, game number and token; see
+/// [`ParsePgnError::located`].
+#[derive(Debug, Clone, Copy)]
+pub struct Located<'e> {
+    error: &'e ParsePgnError,
+    number: u64,
+    line: u64,
+    column: u64,
+    token: &'e [u8],
+}
+
+impl fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: game {}, at `{}`: {}",
+            self.line,
+            self.column,
+            self.number,
+            crate::encoding::decode(self.token).trim_end(),
+            self.error.kind
+        )
     }
 }
 

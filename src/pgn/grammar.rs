@@ -18,7 +18,7 @@ use nom::{
 
 use crate::notation::is_ep_mark;
 use crate::pgn::error::ParsePgnErrorKind;
-use crate::pgn::framer::{Comments, RawGame, TAG_ENTRY, unpack_tag_stops};
+use crate::pgn::raw::{Comments, RawGame, TAG_ENTRY, unpack_tag_stops};
 use crate::pgn::scan;
 use crate::pgn::span::Span;
 

@@ -31,11 +31,13 @@
 //! # Ok::<(), pgnkit::pgn::ReadPgnError>(())
 //! ```
 
+mod buffer;
 mod error;
 mod framer;
 mod game;
 mod grammar;
 mod pieces;
+mod raw;
 mod scan;
 mod span;
 mod tag;
@@ -43,12 +45,10 @@ mod visitor;
 mod writer;
 
 pub use self::{
-    error::{Located, ParsePgnError, ParsePgnErrorKind, ReadPgnError},
-    framer::{
-        CommentIndex, Comments, DEFAULT_MAX_GAME_BYTES, GameFramer, GameInfo, Marks, RawGame,
-    },
+    error::{ParsePgnError, ParsePgnErrorKind, ReadPgnError},
+    framer::{DEFAULT_MAX_GAME_BYTES, GameFramer},
     game::{
-        Game, Line, MainlineEvent, MoveNode, ParseOptions, ResultMarker, SyntaxChecker,
+        Game, Line, Located, MainlineEvent, MoveNode, ParseOptions, ResultMarker, SyntaxChecker,
         SyntaxSummary, parse_game, parse_game_with, visit_mainline,
     },
     grammar::{
@@ -56,6 +56,7 @@ pub use self::{
         symbol, tag_name, tag_pair,
     },
     pieces::{Chain, FramedPiece, Link, Turn, cuts, frame_piece, next_cut, tapered_cuts},
+    raw::{CommentIndex, Comments, GameInfo, Marks, RawGame},
     span::{LineIndex, Span},
     tag::{Tag, escape, unescape},
     visitor::{Comment, CommentKind, DEFAULT_MAX_DEPTH, Reader, Skip, Visitor},

@@ -17,8 +17,8 @@
 
 use crate::notation::{MoveToken, ParseMoveTokenError};
 use crate::pgn::error::{ParsePgnError, ParsePgnErrorKind};
-use crate::pgn::framer::RawGame;
 use crate::pgn::grammar::{Outcome, Token, TokenKind, Tokens};
+use crate::pgn::raw::RawGame;
 use crate::pgn::span::Span;
 
 /// Whether to skip what a callback opens (the movetext, a variation).

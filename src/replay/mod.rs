@@ -52,20 +52,23 @@
 //! ```
 
 mod diagnostic;
+mod history;
+mod start;
 mod termination;
+mod verdict;
 
+use self::history::History;
+use self::start::Tags;
 pub use self::{
     diagnostic::{Diagnostic, DiagnosticKind, Ply, Severity},
     termination::Termination,
 };
 use crate::{
     color::Color,
-    fen::{FenError, FenField},
     moves::Move,
     notation::{LetterPolicy, Lint, Lints, MoveToken, ParseMoveTokenError, Resolved},
     pgn::{
         Comment, Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
-        unescape,
     },
     position::Position,
 };
@@ -252,42 +255,12 @@ impl Observer<'_> for OnPly<'_> {
 #[derive(Debug, Default)]
 pub struct Replayer {
     stack: Vec<Frame>,
-    /// Keys of the mainline positions since the last irreversible move.
-    history: Vec<u64>,
+    /// The mainline's repetition history.
+    history: History,
     /// The standard start position, computed once.
     startpos: Option<Position>,
     /// The movetext reader, with its own buffers.
     reader: Reader,
-}
-
-/// Tags the replay reads.
-#[derive(Default, Clone, Copy)]
-struct Tags<'a> {
-    fen: Option<(&'a [u8], Span)>,
-    setup: Option<&'a [u8]>,
-    variant: Option<&'a [u8]>,
-    result: Option<(&'a [u8], Span)>,
-    ply_count: Option<(&'a [u8], Span)>,
-}
-
-/// What a variant tag asks for.
-enum Variant {
-    Standard,
-    Chess960,
-    Unsupported,
-}
-
-fn variant(value: &[u8]) -> Variant {
-    let v = value.trim_ascii().to_ascii_lowercase();
-    match &v[..] {
-        b"" | b"standard" | b"chess" | b"classical" | b"normal" | b"from position" => {
-            Variant::Standard
-        }
-        b"chess960" | b"chess 960" | b"fischerandom" | b"fischerrandom" | b"fischer random"
-        | b"960" => Variant::Chess960,
-        _ if v.starts_with(b"wild/") => Variant::Standard,
-        _ => Variant::Unsupported,
-    }
 }
 
 /// The offset of `part` inside `whole`, when it is a sub-slice.
@@ -336,9 +309,8 @@ struct Run<'r, 'a, O> {
     /// The open lines, the mainline first: the replayer's buffer, owned
     /// while the game is replayed (one indirection less on every move).
     stack: Vec<Frame>,
-    /// Keys of the mainline positions since the last irreversible move
-    /// (the replayer's buffer, as `stack`).
-    history: Vec<u64>,
+    /// The mainline's repetition history (the replayer's).
+    history: &'r mut History,
     startpos: &'r Position,
     replay: Replay,
     /// Per-game lints: index of their diagnostic, by lint.
@@ -358,12 +330,6 @@ struct Run<'r, 'a, O> {
     /// has been reported.
     over: Option<Termination>,
     over_reported: bool,
-    /// How many keys of `history` fall in each bucket (the key's top
-    /// byte): a position seen fewer than five times in its bucket cannot
-    /// be a fivefold repetition, so the history is scanned only past that.
-    /// Exact while the game is not over by rule (the history then holds
-    /// at most 151 keys); not read after.
-    seen: [u8; 256],
 }
 
 impl Replayer {
@@ -434,7 +400,7 @@ impl Replayer {
             options: *options,
             tags: Tags::default(),
             stack: std::mem::take(&mut self.stack),
-            history: std::mem::take(&mut self.history),
+            history: &mut self.history,
             startpos,
             replay: Replay {
                 status: Status::Valid,
@@ -456,7 +422,6 @@ impl Replayer {
             observer,
             over: None,
             over_reported: false,
-            seen: [0; 256],
         };
         // The position before each move is kept only where it can be used:
         // for a variation (a game without `(` has none) or for lints.
@@ -467,8 +432,8 @@ impl Replayer {
         } else {
             self.reader.read(raw, &mut Play::<_, false>(&mut run));
         }
-        let (replay, stack, history) = run.finish();
-        (self.stack, self.history) = (stack, history);
+        let (replay, stack) = run.finish();
+        self.stack = stack;
         replay
     }
 }
@@ -591,114 +556,6 @@ impl<'a, O: Observer<'a>, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, O,
 }
 
 impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
-    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
-        let tags = &mut self.tags;
-        let value_span = {
-            let start = offset_in(self.source, value);
-            Span::new(start, start + value.len())
-        };
-        match name {
-            b"FEN" if tags.fen.is_none() => tags.fen = Some((value, value_span)),
-            b"SetUp" if tags.setup.is_none() => tags.setup = Some(value),
-            b"Variant" if tags.variant.is_none() => tags.variant = Some(value),
-            b"Result" if tags.result.is_none() => tags.result = Some((value, span)),
-            b"PlyCount" if tags.ply_count.is_none() => tags.ply_count = Some((value, span)),
-            b"White" if self.replay.white.is_none() => self.replay.white = Some(value_span),
-            b"Black" if self.replay.black.is_none() => self.replay.black = Some(value_span),
-            _ => {}
-        }
-    }
-
-    /// Sets up the mainline's start position from the tags; `false` when
-    /// the game cannot be replayed.
-    fn start(&mut self) -> bool {
-        let tags = self.tags;
-        let chess960 = match tags.variant.map(variant) {
-            None | Some(Variant::Standard) => false,
-            Some(Variant::Chess960) => true,
-            Some(Variant::Unsupported) => {
-                let name = String::from_utf8_lossy(&unescape(tags.variant.unwrap_or_default()))
-                    .into_owned();
-                let span = tags.fen.map(|(_, s)| s).unwrap_or_default();
-                self.push(
-                    Severity::Note,
-                    DiagnosticKind::UnsupportedVariant(name),
-                    span,
-                );
-                self.replay.status = Status::Unsupported;
-                return false;
-            }
-        };
-        let mut pos = match tags.fen {
-            Some((value, span)) => {
-                let text = String::from_utf8_lossy(&unescape(value)).into_owned();
-                let text = text.trim();
-                let parsed = match Position::from_fen(text) {
-                    Err(FenError::Parse(err)) if err.field == FenField::FullmoveNumber => {
-                        // Full-move number 0 is a common slip of problem
-                        // databases: read as 1, with a warning.
-                        match text.strip_suffix(" 0") {
-                            Some(head) => {
-                                let fixed = Position::from_fen(&format!("{head} 1"));
-                                if fixed.is_ok() {
-                                    self.push(
-                                        Severity::Warning,
-                                        DiagnosticKind::FullmoveZero,
-                                        span,
-                                    );
-                                }
-                                fixed
-                            }
-                            None => Err(FenError::Parse(err)),
-                        }
-                    }
-                    parsed => parsed,
-                };
-                match parsed {
-                    Ok(pos) => pos,
-                    Err(err) => {
-                        self.push(Severity::Error, DiagnosticKind::BadFen(err), span);
-                        return false;
-                    }
-                }
-            }
-            None => {
-                if tags.setup.is_some_and(|v| v.trim_ascii() == b"1") && self.options.lints {
-                    self.push(
-                        Severity::Warning,
-                        DiagnosticKind::SetUpWithoutFen,
-                        Span::default(),
-                    );
-                }
-                *self.startpos
-            }
-        };
-        if chess960 {
-            pos.set_chess960(true);
-        }
-        self.remember(pos.zobrist_key());
-        self.stack.push(Frame {
-            prev: pos,
-            pos,
-            dead: false,
-            since_dead: 0,
-        });
-        self.ready = true;
-        self.observer.mainline_ply(MainlinePly {
-            ply: 0,
-            span: Span::default(),
-            position: &self.stack[0].pos,
-        });
-        if let Some((value, span)) = tags.result {
-            self.replay.result_tag = outcome(value);
-            if self.replay.result_tag.is_none() {
-                let text = String::from_utf8_lossy(value).into_owned();
-                self.push(Severity::Warning, DiagnosticKind::BadResultTag(text), span);
-            }
-        }
-        true
-    }
-
     #[inline]
     fn top(&mut self) -> &mut Frame {
         let last = self.stack.len() - 1;
@@ -899,32 +756,18 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         });
         let (halfmoves, key) = (pos.halfmoves(), pos.zobrist_key());
         if halfmoves == 0 {
-            for &earlier in self.history.iter() {
-                let seen = &mut self.seen[bucket(earlier)];
-                *seen = seen.wrapping_sub(1);
-            }
-            self.history.clear();
+            self.history.irreversible();
         }
-        let seen = self.remember(key);
+        let seen = self.history.push(key);
         if self.over.is_none() {
             // Bounded: after 150 plies without a capture or pawn move the
             // 75-move rule ends the game and the history is not scanned.
             if halfmoves >= 150 {
                 self.over = Some(Termination::SeventyFiveMoves);
-            } else if seen >= 5 && self.history.len() >= 17 && repetitions(&self.history) >= 5 {
+            } else if self.history.is_fivefold(seen) {
                 self.over = Some(Termination::FivefoldRepetition);
             }
         }
-    }
-
-    /// Adds a mainline position's key to the history; returns the count of
-    /// its bucket.
-    #[inline]
-    fn remember(&mut self, key: u64) -> u8 {
-        self.history.push(key);
-        let seen = &mut self.seen[bucket(key)];
-        *seen = seen.wrapping_add(1);
-        *seen
     }
 
     /// A mainline move after the game ended by rule: reported once. A
@@ -963,163 +806,6 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             dead,
             since_dead: 1,
         });
-    }
-
-    /// How the game ended on the board.
-    fn termination(&self, pos: &Position) -> Termination {
-        if !pos.has_legal_moves() {
-            return if pos.is_check() {
-                Termination::Checkmate {
-                    winner: !pos.turn(),
-                }
-            } else {
-                Termination::Stalemate
-            };
-        }
-        if pos.has_insufficient_material() {
-            return Termination::InsufficientMaterial;
-        }
-        if pos.halfmoves() >= 150 {
-            return Termination::SeventyFiveMoves;
-        }
-        let repetitions = repetitions(&self.history);
-        if repetitions >= 5 {
-            Termination::FivefoldRepetition
-        } else if repetitions >= 3 {
-            Termination::ThreefoldRepetition
-        } else if pos.halfmoves() >= 100 {
-            Termination::FiftyMoves
-        } else {
-            Termination::Unfinished
-        }
-    }
-
-    fn end_of_mainline(&mut self) {
-        let tags = self.tags;
-        let Some(main) = self.stack.first() else {
-            return;
-        };
-        self.replay.complete = !main.dead;
-        if main.dead {
-            return;
-        }
-        let termination = self.termination(&main.pos);
-        self.replay.termination = Some(termination);
-        if let Some((value, span)) = tags.ply_count {
-            let plies = self.replay.plies;
-            match std::str::from_utf8(value)
-                .ok()
-                .and_then(|v| v.trim().parse::<u32>().ok())
-            {
-                Some(tag) if tag != plies => self.push(
-                    Severity::Warning,
-                    DiagnosticKind::PlyCountMismatch { tag, plies },
-                    span,
-                ),
-                _ => {}
-            }
-        }
-        let tag = self.replay.result_tag;
-        let marker = self.replay.result_marker;
-        let result_span = self.result_span;
-        let tag_span = tags.result.map(|(_, s)| s).unwrap_or_default();
-        if let (Some(tag), Some(marker)) = (tag, marker)
-            && tag != marker
-        {
-            self.push(
-                Severity::Error,
-                DiagnosticKind::ResultMismatch { tag, marker },
-                result_span,
-            );
-        }
-        if marker.is_none() && self.options.lints {
-            self.push(
-                Severity::Warning,
-                DiagnosticKind::MissingResult,
-                Span::new(self.source.len(), self.source.len()),
-            );
-        }
-        let (recorded, span) = match (marker, tag) {
-            (Some(marker), _) => (marker, result_span),
-            (None, Some(tag)) => (tag, tag_span),
-            (None, None) => return,
-        };
-        match (termination.outcome(), recorded) {
-            (None, _) => {}
-            (Some(_), Outcome::Unknown) => self.push(
-                Severity::Warning,
-                DiagnosticKind::UnknownResultOnFinishedBoard(termination),
-                span,
-            ),
-            (Some(imposed), recorded) if imposed != recorded => self.push(
-                Severity::Error,
-                DiagnosticKind::ResultContradicts {
-                    recorded,
-                    termination,
-                },
-                span,
-            ),
-            _ => {}
-        }
-    }
-
-    /// The replay, and the buffers to give back to the replayer.
-    fn finish(mut self) -> (Replay, Vec<Frame>, Vec<u64>) {
-        if self.ready {
-            self.replay.position = self.stack.first().map(|f| f.pos);
-        }
-        let mut rules = false;
-        let mut errors = false;
-        for d in &self.replay.diagnostics {
-            if d.severity == Severity::Error {
-                errors = true;
-                rules |= d.kind.is_rules();
-            }
-        }
-        if self.replay.status != Status::Unsupported {
-            self.replay.status = if rules {
-                Status::Invalid
-            } else if errors {
-                Status::SyntaxError
-            } else {
-                Status::Valid
-            };
-        }
-        (self.replay, self.stack, self.history)
-    }
-}
-
-/// The bucket of a position key in [`Run::seen`].
-#[inline]
-fn bucket(key: u64) -> usize {
-    (key >> 56) as usize
-}
-
-/// How often the last position of `history` (keys since the last capture
-/// or pawn move) occurred, itself included.
-fn repetitions(history: &[u64]) -> usize {
-    match history.split_last() {
-        Some((last, earlier)) => {
-            1 + earlier
-                .iter()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .filter(|k| *k == last)
-                .count()
-        }
-        None => 1,
-    }
-}
-
-/// Reads a `Result` tag value.
-fn outcome(value: &[u8]) -> Option<Outcome> {
-    match value.trim_ascii() {
-        b"1-0" => Some(Outcome::WhiteWins),
-        b"0-1" => Some(Outcome::BlackWins),
-        b"1/2-1/2" => Some(Outcome::Draw),
-        b"*" => Some(Outcome::Unknown),
-        _ => None,
     }
 }
 

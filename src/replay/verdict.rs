@@ -1,0 +1,131 @@
+//! The verdict at the end of the mainline: how the game ended on the
+//! board, and whether the recorded result and ply count agree with it.
+
+use super::{DiagnosticKind, Frame, Observer, Replay, Run, Severity, Status, Termination};
+use crate::pgn::{Outcome, Span};
+use crate::position::Position;
+
+impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
+    /// How the game ended on the board.
+    pub(super) fn termination(&self, pos: &Position) -> Termination {
+        if !pos.has_legal_moves() {
+            return if pos.is_check() {
+                Termination::Checkmate {
+                    winner: !pos.turn(),
+                }
+            } else {
+                Termination::Stalemate
+            };
+        }
+        if pos.has_insufficient_material() {
+            return Termination::InsufficientMaterial;
+        }
+        if pos.halfmoves() >= 150 {
+            return Termination::SeventyFiveMoves;
+        }
+        let repetitions = self.history.repetitions();
+        if repetitions >= 5 {
+            Termination::FivefoldRepetition
+        } else if repetitions >= 3 {
+            Termination::ThreefoldRepetition
+        } else if pos.halfmoves() >= 100 {
+            Termination::FiftyMoves
+        } else {
+            Termination::Unfinished
+        }
+    }
+
+    pub(super) fn end_of_mainline(&mut self) {
+        let tags = self.tags;
+        let Some(main) = self.stack.first() else {
+            return;
+        };
+        self.replay.complete = !main.dead;
+        if main.dead {
+            return;
+        }
+        let termination = self.termination(&main.pos);
+        self.replay.termination = Some(termination);
+        if let Some((value, span)) = tags.ply_count {
+            let plies = self.replay.plies;
+            match std::str::from_utf8(value)
+                .ok()
+                .and_then(|v| v.trim().parse::<u32>().ok())
+            {
+                Some(tag) if tag != plies => self.push(
+                    Severity::Warning,
+                    DiagnosticKind::PlyCountMismatch { tag, plies },
+                    span,
+                ),
+                _ => {}
+            }
+        }
+        let tag = self.replay.result_tag;
+        let marker = self.replay.result_marker;
+        let result_span = self.result_span;
+        let tag_span = tags.result.map(|(_, s)| s).unwrap_or_default();
+        if let (Some(tag), Some(marker)) = (tag, marker)
+            && tag != marker
+        {
+            self.push(
+                Severity::Error,
+                DiagnosticKind::ResultMismatch { tag, marker },
+                result_span,
+            );
+        }
+        if marker.is_none() && self.options.lints {
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::MissingResult,
+                Span::new(self.source.len(), self.source.len()),
+            );
+        }
+        let (recorded, span) = match (marker, tag) {
+            (Some(marker), _) => (marker, result_span),
+            (None, Some(tag)) => (tag, tag_span),
+            (None, None) => return,
+        };
+        match (termination.outcome(), recorded) {
+            (None, _) => {}
+            (Some(_), Outcome::Unknown) => self.push(
+                Severity::Warning,
+                DiagnosticKind::UnknownResultOnFinishedBoard(termination),
+                span,
+            ),
+            (Some(imposed), recorded) if imposed != recorded => self.push(
+                Severity::Error,
+                DiagnosticKind::ResultContradicts {
+                    recorded,
+                    termination,
+                },
+                span,
+            ),
+            _ => {}
+        }
+    }
+
+    /// The replay, and the stack to give back to the replayer.
+    pub(super) fn finish(mut self) -> (Replay, Vec<Frame>) {
+        if self.ready {
+            self.replay.position = self.stack.first().map(|f| f.pos);
+        }
+        let mut rules = false;
+        let mut errors = false;
+        for d in &self.replay.diagnostics {
+            if d.severity == Severity::Error {
+                errors = true;
+                rules |= d.kind.is_rules();
+            }
+        }
+        if self.replay.status != Status::Unsupported {
+            self.replay.status = if rules {
+                Status::Invalid
+            } else if errors {
+                Status::SyntaxError
+            } else {
+                Status::Valid
+            };
+        }
+        (self.replay, self.stack)
+    }
+}
