@@ -588,6 +588,11 @@ struct Batches<R> {
     /// The tee's log, for records.
     log: Option<Arc<Mutex<Log>>>,
     pending: Option<Pending>,
+    /// The comments of the pending game, and of the game framed after it:
+    /// a record may be finished in the batch after the one its game was
+    /// framed in, whose index its comments are then copied into.
+    held: CommentIndex,
+    incoming: CommentIndex,
     started: bool,
     done: bool,
     error: Option<ReadPgnError>,
@@ -609,6 +614,8 @@ impl Batches<Input> {
             free,
             log,
             pending: None,
+            held: CommentIndex::new(),
+            incoming: CommentIndex::new(),
             started: false,
             done: false,
             error: None,
@@ -625,6 +632,7 @@ impl<R: Read> Batches<R> {
         game: Result<GameInfo, ReadPgnError>,
         (at, len): (u64, usize),
         text: &mut Vec<u8>,
+        comments: &mut CommentIndex,
         slots: &mut Vec<Slot>,
     ) {
         if self.log.is_none() {
@@ -640,7 +648,8 @@ impl<R: Read> Batches<R> {
             });
             return;
         }
-        self.complete(Some(at), text, slots);
+        self.complete(Some(at), text, comments, slots);
+        std::mem::swap(&mut self.held, &mut self.incoming);
         let start = if self.started { at } else { 0 };
         self.started = true;
         self.pending = Some(Pending {
@@ -653,7 +662,13 @@ impl<R: Read> Batches<R> {
 
     /// Moves the pending record, ending at `end` (the end of what was read
     /// when `None`), into the batch's `text` and `slots`.
-    fn complete(&mut self, end: Option<u64>, text: &mut Vec<u8>, slots: &mut Vec<Slot>) {
+    fn complete(
+        &mut self,
+        end: Option<u64>,
+        text: &mut Vec<u8>,
+        comments: &mut CommentIndex,
+        slots: &mut Vec<Slot>,
+    ) {
         let (Some(p), Some(log)) = (self.pending.take(), &self.log) else {
             return;
         };
@@ -665,7 +680,9 @@ impl<R: Read> Batches<R> {
         text.extend_from_slice(&log.bytes[from..to]);
         let game_from = at + (p.game_at - p.start) as usize;
         slots.push(Slot {
-            game: p.game,
+            game: p
+                .game
+                .map(|info| comments.add(&info.with_text(&[], &self.held))),
             text: game_from..(game_from + p.game_len).min(text.len()),
             record: at..text.len(),
         });
@@ -695,8 +712,9 @@ impl<R: Read> Iterator for Batches<R> {
             let start = text.len();
             let next = if self.log.is_some() {
                 // The game's text comes with its record, from the log.
+                self.incoming.clear();
                 self.framer
-                    .next_game_range(&mut comments)
+                    .next_game_range(&mut self.incoming)
                     .map(|game| game.map(|(info, range)| (info, range.len())))
             } else {
                 self.framer
@@ -705,19 +723,25 @@ impl<R: Read> Iterator for Batches<R> {
             };
             match next {
                 Some(Ok((info, len))) => {
-                    self.push(Ok(info), (info.offset, len), &mut text, &mut slots);
+                    self.push(
+                        Ok(info),
+                        (info.offset, len),
+                        &mut text,
+                        &mut comments,
+                        &mut slots,
+                    );
                 }
                 Some(Err(err @ ReadPgnError::GameTooLarge { offset, .. })) => {
-                    self.push(Err(err), (offset, 0), &mut text, &mut slots);
+                    self.push(Err(err), (offset, 0), &mut text, &mut comments, &mut slots);
                 }
                 Some(Err(err)) => {
-                    self.complete(None, &mut text, &mut slots);
+                    self.complete(None, &mut text, &mut comments, &mut slots);
                     self.error = Some(err);
                     self.done = true;
                     break;
                 }
                 None => {
-                    self.complete(None, &mut text, &mut slots);
+                    self.complete(None, &mut text, &mut comments, &mut slots);
                     self.done = true;
                     break;
                 }
