@@ -10,12 +10,17 @@
 //! 4. **Replay** — games played through the rules core.
 //! 5. **Filter** — an expression language selecting games by tags, replay
 //!    results and positions ([`filter`]).
+//! 6. **Engine** — inputs framed into games, a per-game function run on the
+//!    worker threads of the [`pipeline`], results in input order
+//!    ([`engine`]); with the bytes between games, for writing them back
+//!    unchanged.
 //!
 //! Beside the layers, [`input`] opens files and stdin, plain or compressed
 //! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
 //! text (UTF-8 or Windows-1252).
 //!
-//! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`).
+//! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`):
+//! it parses arguments and gives the engine each command's per-game work.
 
 #![warn(missing_docs)]
 
@@ -26,6 +31,7 @@ pub mod castling;
 pub mod color;
 pub mod convert;
 pub mod encoding;
+pub mod engine;
 pub mod fen;
 pub mod filter;
 pub mod input;

@@ -2,14 +2,18 @@
 //! framed in place; everything else is read through the framer's buffer.
 //! Both ways must give the same games, to the byte, with the same numbers,
 //! offsets, lines and comment indexes, the same refusals of oversized
-//! games, and the same command output.
+//! games, and the same command output; the engine gives them, and their
+//! records, the same with every way of reading.
 
 mod cli_support;
 
 use std::fs::File;
-
-use pgnkit::input::{self, MAP_MIN_BYTES};
+use std::ops::ControlFlow;
 use std::sync::Arc;
+use std::time::Duration;
+
+use pgnkit::engine::{self, Failure, Item, Options, Sink};
+use pgnkit::input::{self, MAP_MIN_BYTES};
 
 use pgnkit::pgn::{Chain, GameFramer, RawGame, ReadPgnError, cuts, frame_piece};
 
@@ -58,13 +62,7 @@ fn frame<R: std::io::Read>(mut framer: GameFramer<R>) -> Vec<Framed> {
 /// and its comment count; or the refusal of an oversized game.
 fn summary(game: Result<RawGame<'_>, ReadPgnError>) -> Framed {
     match game {
-        Ok(g) => Ok((
-            g.number,
-            g.offset,
-            g.first_line,
-            g.bytes.to_vec(),
-            g.comments.len(),
-        )),
+        Ok(g) => Ok(summary_of(&g)),
         Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err.to_string()),
         Err(err) => panic!("{err}"),
     }
@@ -234,5 +232,96 @@ fn commands_give_the_same_output_mapped_and_read() {
             read.stderr,
             "{args:?}"
         );
+    }
+}
+
+/// Where a game came from, its text and its comment count.
+fn summary_of(g: &RawGame<'_>) -> (u64, u64, u64, Vec<u8>, usize) {
+    (
+        g.number,
+        g.offset,
+        g.first_line,
+        g.bytes.to_vec(),
+        g.comments.len(),
+    )
+}
+
+/// A framed game without its text, for messages.
+fn place(game: &Framed) -> Result<(u64, u64, u64, usize, usize), String> {
+    game.clone()
+        .map(|(n, o, l, text, c)| (n, o, l, text.len(), c))
+}
+
+/// What the engine hands the per-game function: the game as [`summary`]
+/// has it, and its record.
+type Handed = (Framed, Vec<u8>);
+
+/// Collects what the engine makes, in the order it is written.
+#[derive(Default)]
+struct Collect {
+    games: Vec<Handed>,
+    failures: Vec<String>,
+}
+
+impl Sink<Vec<Handed>> for Collect {
+    fn write(&mut self, out: Vec<Handed>, _read: u64) -> std::io::Result<ControlFlow<()>> {
+        self.games.extend(out);
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn failed(&mut self, failure: Failure<'_>) {
+        self.failures.push(format!("{failure:?}"));
+    }
+}
+
+fn through_engine(path: &std::path::Path, options: &Options) -> Vec<Handed> {
+    let mut sink = Collect::default();
+    let game = |(): &mut (), item: &Item<'_>, out: &mut Vec<Handed>| {
+        let game = item.game.map(|g| summary_of(&g));
+        out.push((game.map_err(ToString::to_string), item.record.to_vec()));
+    };
+    engine::run(options, &[path.to_path_buf()], || (), game, &mut sink).expect("the run");
+    assert_eq!(sink.failures, Vec::<String>::new());
+    sink.games
+}
+
+#[test]
+fn the_engine_reads_the_same_games_every_way() {
+    let text = archive();
+    let path = cli_support::temp_file("mapped-engine", "archive.pgn", &text);
+    let expected = frame(GameFramer::new(&text[..]));
+    let ways = [
+        // One job, framed in place; a stream of small batches; pieces,
+        // settled by the workers or, with no patience, by the writer.
+        (1, true, None, Duration::from_millis(100)),
+        (2, false, None, Duration::from_millis(100)),
+        (2, true, Some(3000), Duration::from_millis(100)),
+        (2, true, Some(3000), Duration::ZERO),
+        (3, true, None, Duration::from_millis(100)),
+    ];
+    for records in [false, true] {
+        for (jobs, map, piece_bytes, patience) in ways {
+            let options = Options {
+                jobs,
+                batch_bytes: 3000,
+                piece_bytes,
+                patience,
+                map,
+                records,
+            };
+            let handed = through_engine(&path, &options);
+            let games: Vec<Framed> = handed.iter().map(|(game, _)| game.clone()).collect();
+            // The first game that differs, where they differ.
+            let differs = (0..games.len().max(expected.len()))
+                .find(|&i| games.get(i) != expected.get(i))
+                .map(|i| (i, games.get(i).map(place), expected.get(i).map(place)));
+            assert_eq!(differs, None, "{options:?}");
+            let joined: Vec<u8> = handed.iter().flat_map(|(_, r)| r.clone()).collect();
+            if records {
+                assert!(joined == text, "records of {options:?}");
+            } else {
+                assert!(joined.is_empty(), "{options:?}");
+            }
+        }
     }
 }

@@ -7,15 +7,17 @@ use clap::{Args, ValueEnum};
 use pgnkit::convert::{
     Converter, MAX_TREE_MOVES, PgnOptions, PlayError, Required, check_tree_budget, play_game,
 };
-use pgnkit::pgn::{GameInfo, LineIndex, TagSelection, WriteOptions, parse_game};
+use pgnkit::engine::{Item, PooledReplayer};
+use pgnkit::pgn::{LineIndex, RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
-use super::games::{Context, Done, Format, Games, PooledReplayer, Run, game_of, write_diagnostic};
+use super::args::{Inputs, Jobs, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
 use super::json;
 use super::output::Output;
-use super::progress::When;
+use super::report::{Context, Done, game_of, write_diagnostic};
+use super::run::{Writer, execute};
 
 /// Rewrite games with their moves in another notation, as PGN in export
 /// format, or as JSON lines.
@@ -30,10 +32,10 @@ use super::progress::When;
 /// Exit status: 0 every game converted, 1 some game was not, 2 usage or
 /// I/O error.
 #[derive(Debug, Args)]
+#[command(mut_arg("output", |a| a.help(REPLACED_ON_SUCCESS)))]
 pub struct ConvertArgs {
-    /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
-    /// standard input.
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
     /// Notation to write: san (`Nf3`), lan (`Ng1-f3`), uci (`g1f3`), de
     /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`), or json (one object
     /// per game and line, moves in SAN and UCI).
@@ -75,15 +77,12 @@ pub struct ConvertArgs {
     /// are still reported and still set exit status 1).
     #[arg(long)]
     keep_invalid: bool,
-    /// Worker threads (0: one per core; 1: strictly sequential).
-    #[arg(short, long, default_value_t = 0)]
-    jobs: usize,
-    /// When to show a progress bar on standard error.
-    #[arg(long, value_enum, default_value_t)]
-    progress: When,
-    /// Write to FILE instead of standard output (replaced only on success).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    jobs: Jobs,
+    #[command(flatten)]
+    progress: ShowProgress,
+    #[command(flatten)]
+    output: OutputFile,
 }
 
 /// The output notation (`--to`).
@@ -178,86 +177,76 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         letters: args.from.letters(),
         lints: false,
     };
-    let mut out = Output::open(args.output.as_deref(), &args.files)?;
+    let mut out = Output::open(args.output.path(), &args.inputs.files)?;
     if args.from == From::Json {
         let errors = from_json(args, &pgn_options, &options, &mut out)?;
         out.finish()?;
         return Ok(if errors { Exit::Errors } else { Exit::Ok });
     }
-    let work = |path: &str, games: &Games<'_>| {
-        let ctx = Context {
-            path,
-            format: Format::Text,
-            strict: false,
+    let game = |(replayer, converter): &mut (PooledReplayer, Converter),
+                item: &Item<'_>,
+                done: &mut Done| {
+        let ctx = Context::text(item.name);
+        let Some(raw) = game_of(&ctx, item, done) else {
+            return;
         };
-        let mut done = Done::default();
-        let mut replayer = PooledReplayer::take();
-        let mut converter = Converter::new();
-        for item in games.items {
-            let Some((info, raw)) = game_of(&ctx, item, games, &mut done) else {
-                continue;
+        let source = raw.bytes;
+        let (replay, converted) = if args.to == To::Json {
+            let mut start: Option<Position> = None;
+            let mut on_ply = |p: MainlinePly<'_>| {
+                if p.ply == 0 {
+                    start = Some(*p.position);
+                }
             };
-            let source = raw.bytes;
-            let (replay, converted) = if args.to == To::Json {
-                let mut start: Option<Position> = None;
-                let mut on_ply = |p: MainlinePly<'_>| {
-                    if p.ply == 0 {
-                        start = Some(*p.position);
-                    }
-                };
-                let replay = replayer.replay_with(&raw, &options, &mut on_ply);
-                let converted = match (replay.status, &start) {
-                    (Status::Valid, Some(start)) => {
-                        Some(check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
-                            let game = parse_game(&raw);
-                            play_game(&game, start, args.from.letters(), args.from.required()).map(
-                                |line| {
-                                    let value = json::game(
-                                        info.number,
-                                        &game,
-                                        &line,
-                                        &replay,
-                                        start,
-                                        args.fens,
-                                    );
-                                    let _ = serde_json::to_writer(&mut done.stdout, &value);
-                                    done.stdout.push(b'\n');
-                                },
-                            )
-                        }))
-                    }
-                    _ => None,
-                };
-                (replay, converted)
-            } else {
-                let c = converter.convert(&mut replayer, &raw, &pgn_options, &mut done.stdout);
-                (c.replay, c.written)
+            let replay = replayer.replay_with(&raw, &options, &mut on_ply);
+            let converted = match (replay.status, &start) {
+                (Status::Valid, Some(start)) => {
+                    Some(check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
+                        let game = parse_game(&raw);
+                        play_game(&game, start, args.from.letters(), args.from.required()).map(
+                            |line| {
+                                let value =
+                                    json::game(raw.number, &game, &line, &replay, start, args.fens);
+                                let _ = serde_json::to_writer(&mut done.stdout, &value);
+                                done.stdout.push(b'\n');
+                            },
+                        )
+                    }))
+                }
+                _ => None,
             };
-            let mut errored = converted.is_none();
-            if errored {
-                let index = LineIndex::new(source, info.first_line);
-                for d in &replay.diagnostics {
-                    if d.severity != Severity::Warning {
-                        write_diagnostic(&ctx, info, source, &index, &replay, d, &mut done);
-                    }
+            (replay, converted)
+        } else {
+            let c = converter.convert(replayer, &raw, &pgn_options, &mut done.stdout);
+            (c.replay, c.written)
+        };
+        let mut errored = converted.is_none();
+        if errored {
+            let index = LineIndex::new(source, raw.first_line);
+            for d in &replay.diagnostics {
+                if d.severity != Severity::Warning {
+                    write_diagnostic(&ctx, &raw, &index, &replay, d, done);
                 }
             }
-            if let Some(Err(err)) = converted {
-                play_error(&ctx, info, source, &err, &mut done);
-                errored = true;
-            }
-            if errored && args.keep_invalid {
-                write_raw(source, &mut done.stdout);
-            }
-            done.stats.count(&replay, errored, false);
         }
-        done
+        if let Some(Err(err)) = converted {
+            play_error(&ctx, &raw, &err, done);
+            errored = true;
+        }
+        if errored && args.keep_invalid {
+            write_raw(source, &mut done.stdout);
+        }
+        done.stats.count(&replay, errored, false);
     };
-    let run = Run::execute(&args.files, args.jobs, args.progress, false, &mut out, work)?;
+    let run = Run::new(&args.inputs, &args.jobs, &args.progress);
+    let mut writer = Writer::new(&mut out, &run);
+    let init = || (PooledReplayer::take(), Converter::new());
+    execute(&run, &mut writer, init, game)?;
+    let (stats, io_error) = (writer.stats, writer.io_error);
     out.finish()?;
-    Ok(if run.io_error {
+    Ok(if io_error {
         Exit::Usage
-    } else if run.stats.errors + run.stats.unsupported > 0 {
+    } else if stats.errors + stats.unsupported > 0 {
         Exit::Errors
     } else {
         Exit::Ok
@@ -276,10 +265,10 @@ fn from_json(
     out: &mut Output,
 ) -> anyhow::Result<bool> {
     let stdin = [PathBuf::from("-")];
-    let files = if args.files.is_empty() {
+    let files = if args.inputs.files.is_empty() {
         &stdin[..]
     } else {
-        &args.files[..]
+        &args.inputs.files[..]
     };
     let mut errors = false;
     let mut replayer = pgnkit::replay::Replayer::new();
@@ -392,12 +381,13 @@ fn write_raw(source: &[u8], out: &mut Vec<u8>) {
 
 /// Reports a move the conversion could not read (e.g. one in another
 /// notation than `--from`).
-fn play_error(ctx: &Context<'_>, info: &GameInfo, source: &[u8], err: &PlayError, done: &mut Done) {
-    let (line, column) = err.span.line_col(source, info.first_line);
+fn play_error(ctx: &Context<'_>, raw: &RawGame<'_>, err: &PlayError, done: &mut Done) {
+    let source = raw.bytes;
+    let (line, column) = err.span.line_col(source, raw.first_line);
     let text = encoding::decode(err.span.slice(source));
     let _ = writeln!(
         done.stderr,
         "{}:{line}:{column}: error: game {}, {text}: {err}",
-        ctx.path, info.number
+        ctx.path, raw.number
     );
 }

@@ -2,19 +2,18 @@
 
 use std::fmt::Write as _;
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::pgn::{LineIndex, Span, unescape};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
-use super::games::{
-    Context, Done, Format, Games, Lang, PooledReplayer, Run, game_of, write_diagnostic,
-};
+use super::args::{Inputs, Jobs, Letters, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
 use super::output::Output;
-use super::progress::When;
+use super::report::{Context, Done, game_of, write_diagnostic};
+use super::run::{Writer, execute};
 
 /// Print positions of each game's mainline as FEN (or EPD), one line per
 /// position, in input order.
@@ -33,10 +32,13 @@ use super::progress::When;
 /// skipped with --skip-short). Exit status: 0 every game valid and long
 /// enough, 1 some game had errors or was too short, 2 usage or I/O error.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("lang", |a| a.help("Piece-letter alphabet: auto, en, de (B = Bauer)")),
+    mut_arg("output", |a| a.help(REPLACED_ON_SUCCESS)),
+)]
 pub struct FenArgs {
-    /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
-    /// standard input.
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
     /// The position after N plies (0: start; negative: from the end, -1:
     /// final).
     #[arg(long, value_name = "N", allow_hyphen_values = true, conflicts_with_all = ["moves", "all"])]
@@ -62,18 +64,14 @@ pub struct FenArgs {
     /// the PGN standard says) or legal (only when a capture is possible).
     #[arg(long, value_enum, default_value_t)]
     ep: Ep,
-    /// Worker threads (0: one per core; 1: strictly sequential).
-    #[arg(short, long, default_value_t = 0)]
-    jobs: usize,
-    /// When to show a progress bar on standard error.
-    #[arg(long, value_enum, default_value_t)]
-    progress: When,
-    /// Piece-letter alphabet: auto, en, de (B = Bauer).
-    #[arg(long, value_enum, default_value_t)]
-    lang: Lang,
-    /// Write to FILE instead of standard output (replaced only on success).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    jobs: Jobs,
+    #[command(flatten)]
+    progress: ShowProgress,
+    #[command(flatten)]
+    lang: Letters,
+    #[command(flatten)]
+    output: OutputFile,
 }
 
 /// The en-passant field (`--ep`).
@@ -154,19 +152,12 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             fen
         }
     };
-    let mut out = Output::open(args.output.as_deref(), &args.files)?;
-    let work = |path: &str, games: &Games<'_>| {
-        let ctx = Context {
-            path,
-            format: Format::Text,
-            strict: false,
-        };
-        let mut done = Done::default();
-        let mut replayer = PooledReplayer::take();
-        let mut seen: Vec<Seen> = Vec::new();
-        for item in games.items {
-            let Some((info, raw)) = game_of(&ctx, item, games, &mut done) else {
-                continue;
+    let mut out = Output::open(args.output.path(), &args.inputs.files)?;
+    let game =
+        |(replayer, seen): &mut (PooledReplayer, Vec<Seen>), item: &Item<'_>, done: &mut Done| {
+            let ctx = Context::text(item.name);
+            let Some(raw) = game_of(&ctx, item, done) else {
+                return;
             };
             let source = raw.bytes;
             seen.clear();
@@ -231,7 +222,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 }
                 Which::All => {
                     for s in seen.iter().filter(|s| trusted(s)) {
-                        push_line(&mut lines, Some((info.number, s.ply)), &s.fen, &columns);
+                        push_line(&mut lines, Some((raw.number, s.ply)), &s.fen, &columns);
                         printed = true;
                     }
                 }
@@ -258,30 +249,36 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             done.stdout.extend_from_slice(lines.as_bytes());
             let errored = replay.status != Status::Valid;
             if errored {
-                let index = LineIndex::new(source, info.first_line);
+                let index = LineIndex::new(source, raw.first_line);
                 for d in &replay.diagnostics {
                     if d.severity != Severity::Warning {
-                        write_diagnostic(&ctx, info, source, &index, &replay, d, &mut done);
+                        write_diagnostic(&ctx, &raw, &index, &replay, d, done);
                     }
                 }
             } else if short && !args.skip_short {
                 let _ = writeln!(
                     done.stderr,
                     "{}:{}:1: error: game {}: the game has {} plies, fewer than asked",
-                    ctx.path, info.first_line, info.number, replay.plies
+                    ctx.path, raw.first_line, raw.number, replay.plies
                 );
             }
             let failed = errored || (short && !args.skip_short);
             done.stats
                 .count(&replay, failed || (!printed && !short), false);
-        }
-        done
-    };
-    let run = Run::execute(&args.files, args.jobs, args.progress, false, &mut out, work)?;
+        };
+    let run = Run::new(&args.inputs, &args.jobs, &args.progress);
+    let mut writer = Writer::new(&mut out, &run);
+    execute(
+        &run,
+        &mut writer,
+        || (PooledReplayer::take(), Vec::new()),
+        game,
+    )?;
+    let (stats, io_error) = (writer.stats, writer.io_error);
     out.finish()?;
-    Ok(if run.io_error {
+    Ok(if io_error {
         Exit::Usage
-    } else if run.stats.errors + run.stats.unsupported > 0 {
+    } else if stats.errors + stats.unsupported > 0 {
         Exit::Errors
     } else {
         Exit::Ok

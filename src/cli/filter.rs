@@ -1,18 +1,18 @@
 //! `pgnkit filter`: write the games that match an expression, unchanged.
 
 use std::io::Write as _;
-use std::path::PathBuf;
 
 use clap::Args;
+use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, Filter, ParseFilterError};
 use pgnkit::pgn::{WriteOptions, parse_game, write_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions};
 
 use super::Exit;
-use super::games::{Lang, PooledReplayer};
+use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
 use super::output::Output;
-use super::progress::When;
-use super::records::{self, Kind, RecordBatch, RecordsDone};
+use super::report::Done;
+use super::run::{Writer, execute};
 
 /// Write the games that match an expression, byte for byte as in the input.
 ///
@@ -54,10 +54,15 @@ use super::records::{self, Kind, RecordBatch, RecordsDone};
 /// Exit status: 0 some game matched, 1 none matched, 2 usage or I/O error
 /// (a mistake in the expression is reported with its column).
 #[derive(Debug, Args)]
-#[command(verbatim_doc_comment)]
+#[command(
+    verbatim_doc_comment,
+    mut_arg("files", |a| a.help(PGN_FILES)),
+    mut_arg("jobs", |a| a.help(WORKERS)),
+    mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
+)]
 pub struct FilterArgs {
-    /// PGN files, plain or compressed; `-` or none: standard input.
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
     /// The expression (see above); the flags below are joined to it with `and`.
     #[arg(short, long, value_name = "EXPR")]
     expr: Option<String>,
@@ -88,18 +93,8 @@ pub struct FilterArgs {
     /// Write matching games in export format instead of unchanged.
     #[arg(long)]
     normalize: bool,
-    /// Write to FILE instead of standard output (never one of the inputs).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
-    /// Worker threads (0: one per core).
-    #[arg(short, long, default_value_t = 0)]
-    jobs: usize,
-    /// Piece-letter alphabet for replayed games.
-    #[arg(long, value_enum, default_value_t)]
-    lang: Lang,
-    /// When to show a progress bar on standard error.
-    #[arg(long, value_enum, default_value_t)]
-    progress: When,
+    #[command(flatten)]
+    common: Common,
 }
 
 /// A string as a quoted literal of the language.
@@ -164,73 +159,64 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
         }
     };
     let options = ReplayOptions {
-        letters: args.lang.policy(),
+        letters: args.common.lang.policy(),
         lints: false,
     };
     let positions = filter.positions();
-    let mut out = Output::open(args.output.as_deref(), &args.files)?;
-    let work = |path: &str, batch: &RecordBatch| {
-        let mut done = RecordsDone::default();
-        let mut replayer = PooledReplayer::take();
-        for record in &batch.items {
-            done.games += 1;
-            let matched = match &record.kind {
-                Kind::TooLarge(err) => {
-                    let _ = writeln!(done.stderr, "pgnkit: {path}: {err}");
-                    false
-                }
-                Kind::Game(info) => {
-                    let text = &batch.text.bytes()[record.game.clone()];
-                    let mut facts = Facts::new(text);
-                    let replay;
-                    if filter.needs_replay() {
-                        let mut hits = vec![false; positions.len()];
-                        let mut visit = |ply: MainlinePly<'_>| {
-                            for (hit, test) in hits.iter_mut().zip(positions) {
-                                *hit = *hit || test.matches(ply.position);
-                            }
-                        };
-                        replay = replayer.replay_with(&info.with_bytes(text), &options, &mut visit);
-                        facts.replay = Some(&replay);
-                        facts.hits = hits;
-                    }
-                    filter.matches(&facts)
-                }
-            };
-            if matched == args.invert {
-                continue;
+    let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
+    let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done| {
+        done.stats.games += 1;
+        let matched = match item.game {
+            Err(err) => {
+                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                false
             }
-            if !args.count {
-                match (&record.kind, args.normalize) {
-                    (Kind::Game(info), true) => {
-                        let text = &batch.text.bytes()[record.game.clone()];
-                        let game = parse_game(&info.with_bytes(text));
-                        let _ = write_game(&game, &mut done.stdout, &WriteOptions::default());
-                    }
-                    _ => done
-                        .stdout
-                        .extend_from_slice(&batch.text.bytes()[record.record.clone()]),
+            Ok(raw) => {
+                let mut facts = Facts::new(raw.bytes);
+                let replay;
+                if filter.needs_replay() {
+                    let mut hits = vec![false; positions.len()];
+                    let mut visit = |ply: MainlinePly<'_>| {
+                        for (hit, test) in hits.iter_mut().zip(positions) {
+                            *hit = *hit || test.matches(ply.position);
+                        }
+                    };
+                    replay = replayer.replay_with(&raw, &options, &mut visit);
+                    facts.replay = Some(&replay);
+                    facts.hits = hits;
                 }
+                filter.matches(&facts)
             }
-            done.ends.push(done.stdout.len());
+        };
+        if matched == args.invert {
+            return;
         }
-        done
+        if !args.count {
+            match (item.game, args.normalize) {
+                (Ok(raw), true) => {
+                    let game = parse_game(&raw);
+                    let _ = write_game(&game, &mut done.stdout, &WriteOptions::default());
+                }
+                _ => done.stdout.extend_from_slice(item.record),
+            }
+        }
+        done.ends.push(done.stdout.len());
     };
-    let run = records::execute(
-        &args.files,
-        args.jobs,
-        args.progress,
-        args.first,
-        &mut out,
-        work,
-    )?;
+    let mut run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress).records();
+    if args.first == Some(0) {
+        // Nothing to write: no input is read.
+        run.paths.clear();
+    }
+    let mut writer = Writer::new(&mut out, &run).limit(args.first);
+    execute(&run, &mut writer, PooledReplayer::take, game)?;
+    let (written, io_error) = (writer.written, writer.io_error);
     if args.count {
-        writeln!(out, "{}", run.written)?;
+        writeln!(out, "{}", written)?;
     }
     out.finish()?;
-    Ok(if run.io_error {
+    Ok(if io_error {
         Exit::Usage
-    } else if run.written == 0 {
+    } else if written == 0 {
         Exit::Errors
     } else {
         Exit::Ok

@@ -1,15 +1,16 @@
 //! The command-line front end: argument parsing and one module per
 //! subcommand. Only this side uses clap, anyhow and indicatif.
 
+mod args;
 mod convert;
 mod fen;
 mod filter;
-mod games;
 mod json;
 mod output;
 mod perft;
 mod progress;
-mod records;
+mod report;
+mod run;
 mod stats;
 mod tags;
 mod validate;

@@ -2,19 +2,19 @@
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::PathBuf;
-use std::sync::Mutex;
 
 use anyhow::Context as _;
 use clap::Args;
+use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate, status_name};
 use pgnkit::replay::{ReplayOptions, Status};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
-use super::games::{Done, Games, Item, Lang, PooledReplayer, Run};
+use super::args::{Common, Inputs, Run, WORKERS};
 use super::output::Output;
-use super::progress::When;
+use super::report::{Done, Merge};
+use super::run::{Writer, execute};
 
 /// Summarise an archive: games, validity, results, terminations on the
 /// board, result/board disagreements, plies, dates, players, events, ECO
@@ -29,10 +29,16 @@ use super::progress::When;
 /// ply histogram, every player, event, ECO code and tag), so summaries of
 /// parts can be merged exactly: pgnkit stats --merge a.json b.json
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("files", |a| a.help(
+        "PGN files, plain or compressed (`-` or none: standard input); with --merge: JSON summaries"
+    )),
+    mut_arg("jobs", |a| a.help(WORKERS)),
+    mut_arg("lang", |a| a.help("Piece-letter alphabet")),
+)]
 pub struct StatsArgs {
-    /// PGN files, plain or compressed (`-` or none: standard input); with
-    /// --merge: JSON summaries.
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
     /// Write the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -42,18 +48,8 @@ pub struct StatsArgs {
     /// How many of the most frequent players, events and ECO codes to show.
     #[arg(long, default_value_t = 10)]
     top: usize,
-    /// Write to FILE instead of standard output (never one of the inputs).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
-    /// Worker threads (0: one per core).
-    #[arg(short, long, default_value_t = 0)]
-    jobs: usize,
-    /// Piece-letter alphabet.
-    #[arg(long, value_enum, default_value_t)]
-    lang: Lang,
-    /// When to show a progress bar on standard error.
-    #[arg(long, value_enum, default_value_t)]
-    progress: When,
+    #[command(flatten)]
+    common: Common,
 }
 
 /// The summary: only sums, minima, maxima and complete counts, so that two
@@ -85,9 +81,15 @@ fn add_counts<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u6
     }
 }
 
+impl Merge for Summary {
+    fn merge(&mut self, other: Summary) {
+        self.add(&other);
+    }
+}
+
 impl Summary {
     /// Adds another summary.
-    fn merge(&mut self, other: &Summary) {
+    fn add(&mut self, other: &Summary) {
         self.games += other.games;
         self.valid += other.valid;
         self.invalid += other.invalid;
@@ -194,102 +196,88 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
     let mut io_error = false;
     if args.merge {
         anyhow::ensure!(
-            !args.files.is_empty(),
+            !args.inputs.files.is_empty(),
             "--merge needs JSON summaries to merge"
         );
-        for path in &args.files {
+        for path in &args.inputs.files {
             let text =
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let part: Summary = serde_json::from_slice(&text)
                 .with_context(|| format!("{} is no pgnkit stats --json summary", path.display()))?;
-            total.merge(&part);
+            total.add(&part);
         }
     } else {
         let options = ReplayOptions {
-            letters: args.lang.policy(),
+            letters: args.common.lang.policy(),
             lints: false,
         };
-        let shared = Mutex::new(Summary::default());
-        let work = |_path: &str, games: &Games<'_>| {
-            let mut s = Summary::default();
-            let mut replayer = PooledReplayer::take();
-            for item in games.items {
-                s.games += 1;
-                let Some(raw) = (match item {
-                    Item::Game(info, range) => games.raw(info, range),
-                    Item::TooLarge(_) => None,
-                }) else {
-                    s.invalid += 1;
-                    continue;
-                };
-                let game = raw.bytes;
-                let facts = Facts::new(game);
-                let replay = replayer.replay(&raw, &options);
-                match replay.status {
-                    Status::Valid => s.valid += 1,
-                    Status::Invalid => s.invalid += 1,
-                    Status::SyntaxError => s.syntax_errors += 1,
-                    Status::Unsupported => s.unsupported += 1,
-                }
-                let result = facts
-                    .tag("Result")
-                    .map_or_else(|| "(none)".to_string(), |r| r.trim().to_string());
-                *s.results.entry(result).or_default() += 1;
-                *s.terminations
-                    .entry(status_name(replay.termination).to_string())
-                    .or_default() += 1;
-                if let (Some(board), Some(tag)) = (
-                    replay.termination.and_then(|t| t.outcome()),
-                    replay.result_tag,
-                ) && board != tag
-                {
-                    s.disagreements += 1;
-                }
-                *s.plies.entry(replay.plies).or_default() += 1;
-                if let Some(date) = facts.tag("Date").and_then(|d| d.parse::<PgnDate>().ok())
-                    && !date.is_unknown()
-                {
-                    s.first_day = Some(s.first_day.map_or(date.first, |d| d.min(date.first)));
-                    s.last_day = Some(s.last_day.map_or(date.last, |d| d.max(date.last)));
-                }
-                for name in ["White", "Black"] {
-                    if let Some(p) = facts.tag(name) {
-                        *s.players.entry(p.into_owned()).or_default() += 1;
-                    }
-                }
-                if let Some(e) = facts.tag("Event") {
-                    *s.events.entry(e.into_owned()).or_default() += 1;
-                }
-                if let Some(e) = facts.tag("ECO") {
-                    *s.eco.entry(e.into_owned()).or_default() += 1;
-                }
-                let mut names: Vec<String> = facts
-                    .tags
-                    .iter()
-                    .map(|t| t.name_text().into_owned())
-                    .collect();
-                names.sort();
-                names.dedup();
-                for name in names {
-                    *s.tags.entry(name).or_default() += 1;
+        let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Summary>| {
+            let s = &mut done.extra;
+            s.games += 1;
+            let Ok(raw) = item.game else {
+                s.invalid += 1;
+                return;
+            };
+            let game = raw.bytes;
+            let facts = Facts::new(game);
+            let replay = replayer.replay(&raw, &options);
+            match replay.status {
+                Status::Valid => s.valid += 1,
+                Status::Invalid => s.invalid += 1,
+                Status::SyntaxError => s.syntax_errors += 1,
+                Status::Unsupported => s.unsupported += 1,
+            }
+            let result = facts
+                .tag("Result")
+                .map_or_else(|| "(none)".to_string(), |r| r.trim().to_string());
+            *s.results.entry(result).or_default() += 1;
+            *s.terminations
+                .entry(status_name(replay.termination).to_string())
+                .or_default() += 1;
+            if let (Some(board), Some(tag)) = (
+                replay.termination.and_then(|t| t.outcome()),
+                replay.result_tag,
+            ) && board != tag
+            {
+                s.disagreements += 1;
+            }
+            *s.plies.entry(replay.plies).or_default() += 1;
+            if let Some(date) = facts.tag("Date").and_then(|d| d.parse::<PgnDate>().ok())
+                && !date.is_unknown()
+            {
+                s.first_day = Some(s.first_day.map_or(date.first, |d| d.min(date.first)));
+                s.last_day = Some(s.last_day.map_or(date.last, |d| d.max(date.last)));
+            }
+            for name in ["White", "Black"] {
+                if let Some(p) = facts.tag(name) {
+                    *s.players.entry(p.into_owned()).or_default() += 1;
                 }
             }
-            shared.lock().unwrap_or_else(|p| p.into_inner()).merge(&s);
-            Done::default()
+            if let Some(e) = facts.tag("Event") {
+                *s.events.entry(e.into_owned()).or_default() += 1;
+            }
+            if let Some(e) = facts.tag("ECO") {
+                *s.eco.entry(e.into_owned()).or_default() += 1;
+            }
+            let mut names: Vec<String> = facts
+                .tags
+                .iter()
+                .map(|t| t.name_text().into_owned())
+                .collect();
+            names.sort();
+            names.dedup();
+            for name in names {
+                *s.tags.entry(name).or_default() += 1;
+            }
         };
+        let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
         let mut sink = std::io::sink();
-        let run = Run::execute(
-            &args.files,
-            args.jobs,
-            args.progress,
-            false,
-            &mut sink,
-            work,
-        )?;
-        io_error = run.io_error;
-        total = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+        let mut writer = Writer::new(&mut sink, &run);
+        execute(&run, &mut writer, PooledReplayer::take, game)?;
+        io_error = writer.io_error;
+        total = writer.extra;
     }
-    let mut out = Output::open(args.output.as_deref(), &args.files)?;
+    let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     if args.json {
         serde_json::to_writer(&mut out, &total)?;
         writeln!(out)?;
@@ -313,10 +301,10 @@ mod tests {
         let mut b = Summary::default();
         b.plies.insert(30, 3);
         assert_eq!(a.median(), Some(20));
-        a.merge(&b);
+        a.add(&b);
         assert_eq!(a.median(), Some(20)); // 10 20 20 30 30 30: lower median
         b.plies.insert(40, 1);
-        a.merge(&b);
+        a.add(&b);
         assert_eq!(a.median(), Some(30));
     }
 }

@@ -1,17 +1,18 @@
 //! `pgnkit tags`: a table of chosen tags and pseudo-fields, one row per game.
 
 use std::borrow::Cow;
-use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
+use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, Field};
 use pgnkit::replay::ReplayOptions;
 
 use super::Exit;
-use super::games::{Done, Games, Item, Lang, PooledReplayer, Run};
+use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
 use super::output::Output;
-use super::progress::When;
+use super::report::Done;
+use super::run::{Writer, execute};
 
 /// Print chosen tags and pseudo-fields of every game as a table.
 ///
@@ -30,9 +31,14 @@ use super::progress::When;
 ///
 /// Example: pgnkit tags --fields White,WhiteDays x.pgn | sort -t$'\t' -k2n
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("files", |a| a.help(PGN_FILES)),
+    mut_arg("jobs", |a| a.help(WORKERS)),
+    mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed fields")),
+)]
 pub struct TagsArgs {
-    /// PGN files, plain or compressed; `-` or none: standard input.
-    files: Vec<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
     /// Comma-separated fields.
     #[arg(
         short,
@@ -50,18 +56,8 @@ pub struct TagsArgs {
     /// Write no header row (default for tsv).
     #[arg(long)]
     no_header: bool,
-    /// Write to FILE instead of standard output (never one of the inputs).
-    #[arg(short, long, value_name = "FILE")]
-    output: Option<PathBuf>,
-    /// Worker threads (0: one per core).
-    #[arg(short, long, default_value_t = 0)]
-    jobs: usize,
-    /// Piece-letter alphabet for replayed fields.
-    #[arg(long, value_enum, default_value_t)]
-    lang: Lang,
-    /// When to show a progress bar on standard error.
-    #[arg(long, value_enum, default_value_t)]
-    progress: When,
+    #[command(flatten)]
+    common: Common,
 }
 
 /// Table formats.
@@ -99,7 +95,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         .iter()
         .any(|c| c.field.as_ref().is_some_and(Field::needs_replay));
     let options = ReplayOptions {
-        letters: args.lang.policy(),
+        letters: args.common.lang.policy(),
         lints: false,
     };
     let header = match args.format {
@@ -107,7 +103,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         TableFormat::Csv => !args.no_header,
         TableFormat::Jsonl => false,
     };
-    let mut out = Output::open(args.output.as_deref(), &args.files)?;
+    let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     if header {
         let names: Vec<Cow<'_, str>> = columns
             .iter()
@@ -117,43 +113,37 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         write_row(args.format, &columns, &names, &mut row)?;
         std::io::Write::write_all(&mut out, &row).context("writing the output")?;
     }
-    let work = |_path: &str, games: &Games<'_>| {
-        let mut done = Done::default();
-        let mut replayer = PooledReplayer::take();
-        for item in games.items {
-            let Item::Game(info, range) = item else {
-                continue;
-            };
-            let Some(raw) = games.raw(info, range) else {
-                continue;
-            };
-            let text = raw.bytes;
-            let mut facts = Facts::new(text);
-            let replayed = replay.then(|| replayer.replay(&raw, &options));
-            facts.replay = replayed.as_ref();
-            let cells: Vec<Cow<'_, str>> = columns
-                .iter()
-                .map(|c| match &c.field {
-                    None => Cow::Owned(info.number.to_string()),
-                    Some(field) => {
-                        let values = field.values(&facts);
-                        match values.len() {
-                            0 => Cow::Borrowed(""),
-                            1 => values.into_iter().next().unwrap_or_default(),
-                            _ => Cow::Owned(values.join(";")),
-                        }
+    let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done| {
+        let Ok(raw) = item.game else {
+            return;
+        };
+        let mut facts = Facts::new(raw.bytes);
+        let replayed = replay.then(|| replayer.replay(&raw, &options));
+        facts.replay = replayed.as_ref();
+        let cells: Vec<Cow<'_, str>> = columns
+            .iter()
+            .map(|c| match &c.field {
+                None => Cow::Owned(raw.number.to_string()),
+                Some(field) => {
+                    let values = field.values(&facts);
+                    match values.len() {
+                        0 => Cow::Borrowed(""),
+                        1 => values.into_iter().next().unwrap_or_default(),
+                        _ => Cow::Owned(values.join(";")),
                     }
-                })
-                .collect();
-            // Writing into a Vec cannot fail.
-            let _ = write_row(args.format, &columns, &cells, &mut done.stdout);
-            done.stats.games += 1;
-        }
-        done
+                }
+            })
+            .collect();
+        // Writing into a Vec cannot fail.
+        let _ = write_row(args.format, &columns, &cells, &mut done.stdout);
+        done.stats.games += 1;
     };
-    let run = Run::execute(&args.files, args.jobs, args.progress, false, &mut out, work)?;
+    let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
+    let mut writer = Writer::new(&mut out, &run);
+    execute(&run, &mut writer, PooledReplayer::take, game)?;
+    let io_error = writer.io_error;
     out.finish()?;
-    Ok(if run.io_error { Exit::Usage } else { Exit::Ok })
+    Ok(if io_error { Exit::Usage } else { Exit::Ok })
 }
 
 /// Appends one row in the chosen format.

@@ -1,19 +1,19 @@
 //! `pgnkit validate`: replay every game and report what is wrong.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::Args;
+use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::pgn::{LineIndex, SyntaxChecker};
 use pgnkit::replay::{ReplayOptions, Severity};
 
 use super::Exit;
-use super::games::{
-    Context, Done, Format, Games, Lang, PooledReplayer, Run, Stats, TERMINATIONS, game_of, shown,
-    write_diagnostic, write_syntax_error,
-};
+use super::args::{Format, Inputs, Jobs, Letters, Run, ShowProgress};
 use super::output::Output;
-use super::progress::When;
+use super::report::{
+    Context, Done, Stats, TERMINATIONS, game_of, shown, write_diagnostic, write_syntax_error,
+};
+use super::run::{Writer, execute};
 
 /// Check that every game is legal chess and its result agrees with the board.
 ///
@@ -33,25 +33,20 @@ use super::progress::When;
 /// reported and the other inputs are still checked).
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
-    /// standard input.
-    files: Vec<PathBuf>,
-    /// Worker threads (0: one per core; 1: strictly sequential).
-    #[arg(short, long, default_value_t = 0)]
-    jobs: usize,
-    /// When to show a progress bar on standard error.
-    #[arg(long, value_enum, default_value_t)]
-    progress: When,
+    #[command(flatten)]
+    inputs: Inputs,
+    #[command(flatten)]
+    jobs: Jobs,
+    #[command(flatten)]
+    progress: ShowProgress,
     /// Print errors only: no warnings, no summary, no progress.
     #[arg(short, long)]
     quiet: bool,
     /// Treat warnings (notation lints, doubtful results) as errors.
     #[arg(long)]
     strict: bool,
-    /// Piece-letter alphabet: auto (English unless a game's letters are
-    /// German), en, de (B = Bauer).
-    #[arg(long, value_enum, default_value_t)]
-    lang: Lang,
+    #[command(flatten)]
+    lang: Letters,
     /// Diagnostic format.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -74,73 +69,61 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         letters: args.lang.policy(),
         lints: warnings,
     };
-    let work = |path: &str, games: &Games<'_>| {
+    let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done| {
         let ctx = Context {
-            path,
+            path: item.name,
             format: args.format,
             strict: args.strict,
         };
-        let mut done = Done::default();
-        let mut replayer = PooledReplayer::take();
-        for item in games.items {
-            let Some((info, raw)) = game_of(&ctx, item, games, &mut done) else {
-                continue;
-            };
-            let source = raw.bytes;
-            let replay = replayer.replay(&raw, &options);
-            let mut errored = false;
-            let mut warned = false;
-            let mut lines = None;
-            for d in &replay.diagnostics {
-                let severity = shown(d.severity, args.strict);
-                errored |= severity == Severity::Error;
-                warned |= severity == Severity::Warning;
-                if severity == Severity::Error || !args.quiet {
-                    let lines =
-                        lines.get_or_insert_with(|| LineIndex::new(source, info.first_line));
-                    write_diagnostic(&ctx, info, source, lines, &replay, d, &mut done);
-                }
+        let Some(raw) = game_of(&ctx, item, done) else {
+            return;
+        };
+        let replay = replayer.replay(&raw, &options);
+        let mut errored = false;
+        let mut warned = false;
+        let mut lines = None;
+        for d in &replay.diagnostics {
+            let severity = shown(d.severity, args.strict);
+            errored |= severity == Severity::Error;
+            warned |= severity == Severity::Warning;
+            if severity == Severity::Error || !args.quiet {
+                let lines = lines.get_or_insert_with(|| LineIndex::new(raw.bytes, raw.first_line));
+                write_diagnostic(&ctx, &raw, lines, &replay, d, done);
             }
-            done.stats.count(&replay, errored, warned);
         }
-        done
+        done.stats.count(&replay, errored, warned);
     };
-    execute(args, work, summary)
+    validate(args, PooledReplayer::take, game, summary)
 }
 
 /// `validate --syntax-only`: every game through the syntax checker, no
 /// replay.
 fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
-    let work = |path: &str, games: &Games<'_>| {
-        let ctx = Context {
-            path,
-            format: args.format,
-            strict: false,
-        };
-        let mut done = Done::default();
-        let mut checker = SyntaxChecker::default();
-        let mut errors = Vec::new();
-        for item in games.items {
-            let Some((info, raw)) = game_of(&ctx, item, games, &mut done) else {
-                continue;
+    let game =
+        |(checker, errors): &mut (SyntaxChecker, Vec<_>), item: &Item<'_>, done: &mut Done| {
+            let ctx = Context {
+                path: item.name,
+                format: args.format,
+                strict: false,
             };
-            let source = raw.bytes;
+            let Some(raw) = game_of(&ctx, item, done) else {
+                return;
+            };
             errors.clear();
             let summary = checker.check(&raw, |e| errors.push(e));
             done.stats.games += 1;
             if errors.is_empty() {
                 done.stats.valid += 1;
-                continue;
+                return;
             }
             done.stats.errors += 1;
-            let lines = LineIndex::new(source, info.first_line);
-            for error in &errors {
-                write_syntax_error(&ctx, info, source, &lines, &summary, error, &mut done);
+            let lines = LineIndex::new(raw.bytes, raw.first_line);
+            for error in errors.iter() {
+                write_syntax_error(&ctx, &raw, &lines, &summary, error, done);
             }
-        }
-        done
-    };
-    execute(args, work, |stats| {
+        };
+    let init = || (SyntaxChecker::default(), Vec::new());
+    validate(args, init, game, |stats| {
         eprintln!(
             "pgnkit validate: {} games: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
             stats.games, stats.valid, stats.errors
@@ -148,28 +131,30 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
     })
 }
 
-/// Runs `work` over every batch, then prints the summary (unless quiet)
+/// Runs `game` over every game, then prints the summary (unless quiet)
 /// and maps the counts to the exit status.
-fn execute<W>(args: &ValidateArgs, work: W, summary: impl Fn(&Stats)) -> anyhow::Result<Exit>
+fn validate<S, I, G>(
+    args: &ValidateArgs,
+    init: I,
+    game: G,
+    summary: impl Fn(&Stats),
+) -> anyhow::Result<Exit>
 where
-    W: Fn(&str, &Games<'_>) -> Done + Sync,
+    I: Fn() -> S + Sync,
+    G: Fn(&mut S, &Item<'_>, &mut Done) + Sync,
 {
+    let run = Run::new(&args.inputs, &args.jobs, &args.progress).quiet(args.quiet);
     let mut out = Output::open(None, &[])?;
-    let run = Run::execute(
-        &args.files,
-        args.jobs,
-        args.progress,
-        args.quiet,
-        &mut out,
-        work,
-    )?;
+    let mut writer = Writer::new(&mut out, &run);
+    execute(&run, &mut writer, init, game)?;
+    let (stats, io_error) = (writer.stats, writer.io_error);
     out.finish()?;
     if !args.quiet {
-        summary(&run.stats);
+        summary(&stats);
     }
-    Ok(if run.io_error {
+    Ok(if io_error {
         Exit::Usage
-    } else if run.stats.errors > 0 {
+    } else if stats.errors > 0 {
         Exit::Errors
     } else {
         Exit::Ok

@@ -1,0 +1,203 @@
+//! Arguments that several subcommands share, and the one place where they
+//! become the configuration of a run over games ([`Run`]).
+//!
+//! Each shared argument is defined once, as a small struct that a
+//! subcommand flattens where its help lists it. A subcommand whose help
+//! says more (or less) than the text here changes only the text, with
+//! `#[command(mut_arg(...))]`.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use pgnkit::LetterPolicy;
+use pgnkit::engine::{self, Options};
+use pgnkit::input::NO_MAP_VAR;
+
+use super::progress::When;
+
+/// The environment variable that overrides the bytes of game text per
+/// batch ([`engine::BATCH_BYTES`]) and per piece of a mapped file. Not an
+/// option: tests set it to a few KiB so that small corpus files make many
+/// batches and the ordering of the pipeline is really exercised.
+pub const BATCH_BYTES_VAR: &str = "PGNKIT_BATCH_BYTES";
+
+/// The environment variable that overrides how long a worker waits for the
+/// pieces before its own ([`engine::PATIENCE`]), in milliseconds. Not an
+/// option: tests set it to 0 so that the writer's way is taken.
+pub const PATIENCE_VAR: &str = "PGNKIT_PIECE_PATIENCE_MS";
+
+/// The help of [`Inputs`] for commands that name no compressions.
+pub const PGN_FILES: &str = "PGN files, plain or compressed; `-` or none: standard input";
+
+/// The help of [`Jobs`] for commands that make no point of one job.
+pub const WORKERS: &str = "Worker threads (0: one per core)";
+
+/// The help of [`OutputFile`] for commands that write the output file at
+/// the end of the run.
+pub const REPLACED_ON_SUCCESS: &str =
+    "Write to FILE instead of standard output (replaced only on success)";
+
+/// The alphabet of piece letters (`--lang`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Lang {
+    /// English SAN unless a game's own letters show German (S, L, T, D).
+    #[default]
+    Auto,
+    /// English: B is a bishop.
+    En,
+    /// German: B is a pawn (Bauer).
+    De,
+}
+
+impl Lang {
+    /// The letter policy for the replay.
+    pub fn policy(self) -> LetterPolicy {
+        match self {
+            Lang::Auto => LetterPolicy::Auto,
+            Lang::En => LetterPolicy::English,
+            Lang::De => LetterPolicy::German,
+        }
+    }
+}
+
+/// How diagnostics are written (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// `path:line:col: severity: game N (White - Black), 23...Nf6: message`
+    /// on standard error.
+    #[default]
+    Text,
+    /// One JSON object per diagnostic and line, on standard output.
+    Json,
+}
+
+/// The input files (`FILES`).
+#[derive(Debug, Args)]
+pub struct Inputs {
+    /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
+    /// standard input.
+    pub files: Vec<PathBuf>,
+}
+
+/// The number of worker threads (`--jobs`).
+#[derive(Debug, Args)]
+pub struct Jobs {
+    /// Worker threads (0: one per core; 1: strictly sequential).
+    #[arg(short, long, default_value_t = 0)]
+    pub jobs: usize,
+}
+
+/// When to show progress (`--progress`).
+#[derive(Debug, Args)]
+pub struct ShowProgress {
+    /// When to show a progress bar on standard error.
+    #[arg(long, value_enum, default_value_t)]
+    pub progress: When,
+}
+
+/// The piece letters of the games (`--lang`).
+#[derive(Debug, Args)]
+pub struct Letters {
+    /// Piece-letter alphabet: auto (English unless a game's letters are
+    /// German), en, de (B = Bauer).
+    #[arg(long, value_enum, default_value_t)]
+    pub lang: Lang,
+}
+
+impl Letters {
+    /// The letter policy for the replay.
+    pub fn policy(&self) -> LetterPolicy {
+        self.lang.policy()
+    }
+}
+
+/// Where the output goes (`-o`).
+#[derive(Debug, Args)]
+pub struct OutputFile {
+    /// Write to FILE instead of standard output (never one of the inputs).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+impl OutputFile {
+    /// The file, if one is named.
+    pub fn path(&self) -> Option<&Path> {
+        self.output.as_deref()
+    }
+}
+
+/// The arguments that the commands writing one table or selection of the
+/// games (`tags`, `filter`, `stats`) list after their own.
+#[derive(Debug, Args)]
+pub struct Common {
+    #[command(flatten)]
+    pub output: OutputFile,
+    #[command(flatten)]
+    pub jobs: Jobs,
+    #[command(flatten)]
+    pub lang: Letters,
+    #[command(flatten)]
+    pub progress: ShowProgress,
+}
+
+/// A run over the games of the inputs, checked and complete: what the
+/// engine reads and how, and how progress is shown.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The inputs, `-` for standard input.
+    pub paths: Vec<PathBuf>,
+    /// How the engine reads them.
+    pub options: Options,
+    /// When to show progress.
+    pub progress: When,
+    /// No progress at all.
+    pub quiet: bool,
+}
+
+impl Run {
+    /// The run over `inputs` (standard input when none) with `jobs`
+    /// workers; batch sizes and mapping as the environment says.
+    pub fn new(inputs: &Inputs, jobs: &Jobs, progress: &ShowProgress) -> Run {
+        let paths = if inputs.files.is_empty() {
+            vec![PathBuf::from("-")]
+        } else {
+            inputs.files.clone()
+        };
+        let batch_bytes = std::env::var(BATCH_BYTES_VAR)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or(engine::BATCH_BYTES);
+        let piece_bytes = std::env::var_os(BATCH_BYTES_VAR).map(|_| batch_bytes);
+        let patience = std::env::var(PATIENCE_VAR)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(engine::PATIENCE, Duration::from_millis);
+        let map = std::env::var_os(NO_MAP_VAR).is_none_or(|v| v == "0");
+        Run {
+            paths,
+            options: Options {
+                jobs: jobs.jobs,
+                batch_bytes,
+                piece_bytes,
+                patience,
+                map,
+                records: false,
+            },
+            progress: progress.progress,
+            quiet: false,
+        }
+    }
+
+    /// The same run without progress when `quiet`.
+    pub fn quiet(self, quiet: bool) -> Run {
+        Run { quiet, ..self }
+    }
+
+    /// The same run with each game's record ([`Options::records`]).
+    pub fn records(mut self) -> Run {
+        self.options.records = true;
+        self
+    }
+}

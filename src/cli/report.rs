@@ -1,0 +1,378 @@
+//! What the commands that replay games report: counts over games, and
+//! diagnostics as text lines on standard error or JSON lines on standard
+//! output.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use pgnkit::encoding;
+use pgnkit::engine::Item;
+use pgnkit::pgn::{
+    LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame, ReadPgnError, Span, SyntaxSummary,
+    unescape,
+};
+use pgnkit::replay::{Diagnostic, Replay, Severity};
+
+use super::args::Format;
+
+/// What the per-game work made of a batch of games.
+#[derive(Default)]
+pub struct Done<X = ()> {
+    /// Bytes for standard output.
+    pub stdout: Vec<u8>,
+    /// Bytes for standard error.
+    pub stderr: Vec<u8>,
+    /// Counts.
+    pub stats: Stats,
+    /// Where each output record ends in `stdout`, for a limit on the
+    /// records written (`filter --first`).
+    pub ends: Vec<usize>,
+    /// Totals of the command's own (see [`Merge`]).
+    pub extra: X,
+}
+
+/// Totals that the batches of a run add up to.
+pub trait Merge {
+    /// Adds the totals of the next batch.
+    fn merge(&mut self, other: Self);
+}
+
+impl Merge for () {
+    fn merge(&mut self, (): ()) {}
+}
+
+/// Counts over games.
+#[derive(Debug, Default, Clone)]
+pub struct Stats {
+    /// Games read.
+    pub games: u64,
+    /// Games without errors.
+    pub valid: u64,
+    /// Games with errors.
+    pub errors: u64,
+    /// Games with warnings (and no errors).
+    pub warnings: u64,
+    /// Games skipped: unsupported variants.
+    pub unsupported: u64,
+    /// Games by termination on the board, in the order of
+    /// [`TERMINATIONS`]; the last entry counts games not replayed to the end.
+    pub terminations: [u64; TERMINATIONS.len() + 1],
+}
+
+/// The termination names, in the order of [`Stats::terminations`].
+pub const TERMINATIONS: [&str; 8] = [
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+    "fivefold_repetition",
+    "seventyfive_moves",
+    "threefold_repetition",
+    "fifty_moves",
+    "unfinished",
+];
+
+impl Stats {
+    pub fn add(&mut self, other: &Stats) {
+        self.games += other.games;
+        self.valid += other.valid;
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.unsupported += other.unsupported;
+        for (a, b) in self.terminations.iter_mut().zip(other.terminations) {
+            *a += b;
+        }
+    }
+
+    /// Counts one replayed game; `errored` says whether it counts as a game
+    /// with errors.
+    pub fn count(&mut self, replay: &Replay, errored: bool, warned: bool) {
+        self.games += 1;
+        if replay.status == pgnkit::Status::Unsupported {
+            self.unsupported += 1;
+        } else if errored {
+            self.errors += 1;
+        } else {
+            self.valid += 1;
+            if warned {
+                self.warnings += 1;
+            }
+        }
+        let index = replay
+            .termination
+            .and_then(|t| TERMINATIONS.iter().position(|&n| n == t.as_str()))
+            .unwrap_or(TERMINATIONS.len());
+        self.terminations[index] += 1;
+    }
+}
+
+/// How diagnostics are shown.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    /// The input's name in messages.
+    pub path: &'a str,
+    /// Diagnostic format.
+    pub format: Format,
+    /// Warnings are errors.
+    pub strict: bool,
+}
+
+impl<'a> Context<'a> {
+    /// Diagnostics of the input `path` as text, warnings as warnings.
+    pub fn text(path: &'a str) -> Context<'a> {
+        Context {
+            path,
+            format: Format::Text,
+            strict: false,
+        }
+    }
+}
+
+/// The game of an item; a game the framer skipped (too large) is reported
+/// as an error instead, and gives `None`.
+pub fn game_of<'t, X>(
+    ctx: &Context<'_>,
+    item: &Item<'t>,
+    done: &mut Done<X>,
+) -> Option<RawGame<'t>> {
+    match item.game {
+        Ok(raw) => Some(raw),
+        Err(err) => {
+            too_large(ctx, err, done);
+            None
+        }
+    }
+}
+
+/// Writes a game skipped by the framer (too large) as an error.
+pub fn too_large<X>(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done<X>) {
+    let (number, offset, line) = match *err {
+        ReadPgnError::GameTooLarge {
+            number,
+            offset,
+            first_line,
+            ..
+        } => (number, offset, first_line),
+        _ => (0, 0, 0),
+    };
+    done.stats.games += 1;
+    done.stats.errors += 1;
+    done.stats.terminations[TERMINATIONS.len()] += 1;
+    let message = err.to_string();
+    match ctx.format {
+        Format::Text => {
+            let _ = writeln!(
+                done.stderr,
+                "{}:{line}:1: error: game {number}: {message}",
+                ctx.path
+            );
+        }
+        Format::Json => {
+            let mut s = String::new();
+            s.push('{');
+            json_field(&mut s, "file", Some(ctx.path));
+            let _ = write!(
+                s,
+                ",\"game\":{number},\"offset\":{offset},\"line\":{line},\"column\":1"
+            );
+            s.push_str(",\"ply\":null,\"move\":null,\"fen\":null");
+            s.push(',');
+            json_field(&mut s, "severity", Some("error"));
+            s.push(',');
+            json_field(&mut s, "kind", Some("game-too-large"));
+            s.push(',');
+            json_field(&mut s, "message", Some(&message));
+            s.push_str("}\n");
+            done.stdout.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
+/// The severity a diagnostic is shown with.
+pub fn shown(severity: Severity, strict: bool) -> Severity {
+    if strict && severity == Severity::Warning {
+        Severity::Error
+    } else {
+        severity
+    }
+}
+
+/// A tag value for messages.
+fn tag_text(source: &[u8], span: Option<Span>) -> String {
+    match span {
+        Some(span) => encoding::decode(&unescape(span.slice(source))).into_owned(),
+        None => "?".to_string(),
+    }
+}
+
+/// Writes one diagnostic of a game.
+///
+/// `lines` is the game's line index, built once by the caller for all of
+/// its diagnostics (a game can have very many).
+pub fn write_diagnostic<X>(
+    ctx: &Context<'_>,
+    raw: &RawGame<'_>,
+    lines: &LineIndex,
+    replay: &Replay,
+    d: &Diagnostic,
+    done: &mut Done<X>,
+) {
+    let source = raw.bytes;
+    let severity = shown(d.severity, ctx.strict);
+    let (line, column) = lines.line_col(d.span);
+    let text = encoding::decode(d.span.slice(source));
+    let ply = d.ply.map(|p| format!("{p}{text}"));
+    match ctx.format {
+        Format::Text => {
+            let mut s = format!(
+                "{}:{line}:{column}: {severity}: game {} ({} - {})",
+                ctx.path,
+                raw.number,
+                tag_text(source, replay.white),
+                tag_text(source, replay.black),
+            );
+            if let Some(ply) = &ply {
+                let _ = write!(s, ", {ply}");
+            }
+            if d.in_variation {
+                s.push_str(" (in a variation)");
+            }
+            let _ = writeln!(s, ": {}", d.kind);
+            done.stderr.extend_from_slice(s.as_bytes());
+        }
+        Format::Json => {
+            let white = tag_text(source, replay.white);
+            let black = tag_text(source, replay.black);
+            let mut s = json_head(ctx, raw, d.span.start, (line, column), &white, &black);
+            json_field(&mut s, "ply", d.ply.map(|p| p.to_string()).as_deref());
+            s.push(',');
+            json_field(&mut s, "move", d.ply.map(|_| &*text));
+            s.push(',');
+            json_field(&mut s, "fen", d.fen_before().as_deref());
+            let _ = write!(s, ",\"variation\":{},", d.in_variation);
+            json_field(&mut s, "severity", Some(severity.as_str()));
+            s.push(',');
+            json_field(&mut s, "kind", Some(d.kind.name()));
+            s.push(',');
+            json_field(&mut s, "message", Some(&d.kind.to_string()));
+            s.push_str("}\n");
+            done.stdout.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
+/// Writes one syntax error found without a replay (`validate
+/// --syntax-only`): the shape of [`write_diagnostic`], without the move
+/// number, the position and the variation flag, which only a replay knows.
+pub fn write_syntax_error<X>(
+    ctx: &Context<'_>,
+    raw: &RawGame<'_>,
+    lines: &LineIndex,
+    summary: &SyntaxSummary,
+    error: &ParsePgnError,
+    done: &mut Done<X>,
+) {
+    let source = raw.bytes;
+    let (line, column) = lines.line_col(error.span);
+    let white = tag_text(source, summary.white);
+    let black = tag_text(source, summary.black);
+    match ctx.format {
+        Format::Text => {
+            let _ = writeln!(
+                done.stderr,
+                "{}:{line}:{column}: error: game {} ({white} - {black}): {}",
+                ctx.path, raw.number, error.kind
+            );
+        }
+        Format::Json => {
+            let kind = match error.kind {
+                ParsePgnErrorKind::BadMove(_) => "bad-move",
+                _ => "syntax",
+            };
+            let mut s = json_head(ctx, raw, error.span.start, (line, column), &white, &black);
+            s.push_str("\"ply\":null,");
+            let token = encoding::decode(error.span.slice(source));
+            let bad_move = matches!(error.kind, ParsePgnErrorKind::BadMove(_));
+            json_field(&mut s, "move", bad_move.then_some(&*token));
+            s.push_str(",\"fen\":null,\"variation\":null,");
+            json_field(&mut s, "severity", Some("error"));
+            s.push(',');
+            json_field(&mut s, "kind", Some(kind));
+            s.push(',');
+            json_field(&mut s, "message", Some(&error.kind.to_string()));
+            s.push_str("}\n");
+            done.stdout.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
+/// Starts a diagnostic's JSON object: file, game, offset, line, column,
+/// white and black, each followed by a comma.
+fn json_head(
+    ctx: &Context<'_>,
+    raw: &RawGame<'_>,
+    at: usize,
+    (line, column): (u64, u64),
+    white: &str,
+    black: &str,
+) -> String {
+    let mut s = String::with_capacity(256);
+    s.push('{');
+    json_field(&mut s, "file", Some(ctx.path));
+    let _ = write!(
+        s,
+        ",\"game\":{},\"offset\":{},\"line\":{line},\"column\":{column},",
+        raw.number,
+        raw.offset + at as u64,
+    );
+    json_field(&mut s, "white", Some(white));
+    s.push(',');
+    json_field(&mut s, "black", Some(black));
+    s.push(',');
+    s
+}
+
+/// Appends `"name":value` with the value as a JSON string (or `null`).
+/// Hand-written: JSON string escaping is all we need, not a dependency.
+pub fn json_field(out: &mut String, name: &str, value: Option<&str>) {
+    let _ = write!(out, "\"{name}\":");
+    let Some(value) = value else {
+        out.push_str("null");
+        return;
+    };
+    out.push('"');
+    for c in value.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        let cases = [
+            (Some("plain"), "\"k\":\"plain\""),
+            (Some("a\"b\\c"), "\"k\":\"a\\\"b\\\\c\""),
+            (Some("x\ny\u{1}"), "\"k\":\"x\\ny\\u0001\""),
+            (Some("Müller"), "\"k\":\"Müller\""),
+            (None, "\"k\":null"),
+        ];
+        for (value, expected) in cases {
+            let mut s = String::new();
+            json_field(&mut s, "k", value);
+            assert_eq!(s, expected);
+        }
+    }
+}

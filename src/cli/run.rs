@@ -1,0 +1,157 @@
+//! Running the game engine for a subcommand: the sink that writes what
+//! each batch of games made in input order, shows progress, and reports
+//! inputs that cannot be read.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use anyhow::Context as _;
+use pgnkit::engine::{self, EngineError, Failure, Item, Sink};
+
+use super::args::Run;
+use super::progress::{Progress, When};
+use super::report::{Done, Merge, Stats};
+
+/// Writes the output of a run and keeps its totals.
+pub struct Writer<'a, X = ()> {
+    out: &'a mut (dyn Write + Send),
+    when: When,
+    quiet: bool,
+    bar: Progress,
+    /// Output records are counted and limited (`filter`).
+    records: bool,
+    limit: Option<u64>,
+    /// The last byte written, and whether nothing was written of the
+    /// current input yet.
+    last: u8,
+    file_start: bool,
+    /// Totals over all inputs.
+    pub stats: Stats,
+    /// Output records written.
+    pub written: u64,
+    /// Whether an input could not be read.
+    pub io_error: bool,
+    /// The command's own totals.
+    pub extra: X,
+}
+
+impl<'a, X: Default> Writer<'a, X> {
+    /// A writer to `out` for `run`.
+    pub fn new(out: &'a mut (dyn Write + Send), run: &Run) -> Writer<'a, X> {
+        Writer {
+            out,
+            when: run.progress,
+            quiet: run.quiet,
+            bar: Progress::new(When::Never, true, None),
+            records: run.options.records,
+            limit: None,
+            last: b'\n',
+            file_start: true,
+            stats: Stats::default(),
+            written: 0,
+            io_error: false,
+            extra: X::default(),
+        }
+    }
+
+    /// Stops the run after `limit` output records.
+    pub fn limit(self, limit: Option<u64>) -> Writer<'a, X> {
+        Writer { limit, ..self }
+    }
+}
+
+impl<X: Merge> Writer<'_, X> {
+    /// Writes the output records of `done` (up to the limit), and returns
+    /// how many.
+    fn write_records(&mut self, done: &Done<X>) -> io::Result<u64> {
+        let room = self.limit.map_or(usize::MAX, |n| {
+            usize::try_from(n.saturating_sub(self.written)).unwrap_or(usize::MAX)
+        });
+        let take = done.ends.len().min(room);
+        let upto = take.checked_sub(1).map_or(0, |last| done.ends[last]);
+        // A file whose last game has no line break must not run into the
+        // next file's first game (within a file, the records are written
+        // as they are).
+        if upto > 0 && self.file_start && !matches!(self.last, b'\n' | b'\r') {
+            self.out.write_all(b"\n\n")?;
+        }
+        self.out.write_all(&done.stdout[..upto])?;
+        if upto > 0 {
+            self.last = done.stdout[upto - 1];
+            self.file_start = false;
+        }
+        Ok(take as u64)
+    }
+}
+
+impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
+    fn begin(&mut self, total: Option<u64>) {
+        self.bar = Progress::new(self.when, self.quiet, total);
+        self.file_start = true;
+    }
+
+    fn write(&mut self, done: Done<X>, read: u64) -> io::Result<ControlFlow<()>> {
+        if self.records {
+            if !done.stderr.is_empty() {
+                self.bar
+                    .suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
+            }
+            self.written += self.write_records(&done)?;
+        } else {
+            self.out.write_all(&done.stdout)?;
+            if !done.stderr.is_empty() {
+                self.bar.suspend(|| {
+                    let _ = io::stderr().lock().write_all(&done.stderr);
+                });
+            }
+        }
+        self.bar.advance(read, done.stats.games, done.stats.errors);
+        self.stats.add(&done.stats);
+        self.extra.merge(done.extra);
+        Ok(if self.limit.is_some_and(|n| self.written >= n) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    }
+
+    fn end(&mut self) {
+        self.bar.finish();
+    }
+
+    fn failed(&mut self, failure: Failure<'_>) {
+        match failure {
+            Failure::Open(err) => eprintln!("pgnkit: {err}"),
+            Failure::Read { name, error } => eprintln!("pgnkit: {name}: {error}"),
+        }
+        self.io_error = true;
+    }
+}
+
+/// Runs `game` over every game of `run`'s inputs on the engine, each batch
+/// of games with a fresh state from `init`, and writes what it makes with
+/// `writer`.
+///
+/// # Errors
+/// Only a failure to write the output (or to start the workers); an
+/// unreadable input is reported on standard error and recorded in
+/// [`Writer::io_error`].
+pub fn execute<S, X, I, G>(
+    run: &Run,
+    writer: &mut Writer<'_, X>,
+    init: I,
+    game: G,
+) -> anyhow::Result<()>
+where
+    X: Merge + Default + Send,
+    I: Fn() -> S + Sync,
+    G: Fn(&mut S, &Item<'_>, &mut Done<X>) + Sync,
+{
+    match engine::run(&run.options, &run.paths, init, game, writer) {
+        Ok(()) => {}
+        Err(EngineError::Write(err)) => return Err(err).context("writing the output"),
+        Err(EngineError::Pipeline(err)) => return Err(err.into()),
+        Err(err) => return Err(err.into()),
+    }
+    writer.out.flush().context("writing the output")
+}

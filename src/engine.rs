@@ -1,0 +1,895 @@
+//! The game engine: reads inputs, frames their games, runs a per-game
+//! function on the workers of the [`Pipeline`], and hands what it makes to
+//! a [`Sink`] in input order.
+//!
+//! An input is read in one of three ways:
+//!
+//! - With one job, games are framed on the caller's thread and handed to
+//!   the per-game function one at a time, straight from the framer's
+//!   buffer: nothing is copied.
+//! - A stream (standard input, a compressed or unmapped file) is framed on
+//!   the pipeline's coordinating worker into batches of about
+//!   [`Options::batch_bytes`] of game text, copied out of the framer.
+//! - A mapped plain file is cut into pieces ([`tapered_cuts`]) that the
+//!   workers frame themselves, so that framing runs in parallel and each
+//!   piece's text is read on one core; the pieces are settled in order
+//!   ([`Chain`]), which numbers their games and lines and corrects a wrong
+//!   cut.
+//!
+//! With [`Options::records`], each game comes with its *record*: the
+//! game's bytes exactly as in the input, with everything after it up to the
+//! next game (blank lines, `%` lines, comments between games); the first
+//! record also holds what precedes the first game. Concatenating all
+//! records gives the input back byte for byte, which is what writing games
+//! back unchanged needs. A stream is then read through a tee that keeps
+//! every byte read since the last finished record; a mapped file's record
+//! is the range from its game's first byte to the next game's.
+//!
+//! A game over the framer's size bound reaches the per-game function as an
+//! error ([`Item::game`]); an input that cannot be opened, or not read to
+//! its end, is reported to the sink ([`Sink::failed`]) and the run goes on
+//! with the next one.
+//!
+//! # Examples
+//! ```
+//! use std::io;
+//! use std::ops::ControlFlow;
+//! use pgnkit::engine::{self, Failure, Options, Sink};
+//!
+//! /// Counts the games.
+//! #[derive(Default)]
+//! struct Count(u64);
+//!
+//! impl Sink<u64> for Count {
+//!     fn write(&mut self, games: u64, _read: u64) -> io::Result<ControlFlow<()>> {
+//!         self.0 += games;
+//!         Ok(ControlFlow::Continue(()))
+//!     }
+//!     fn failed(&mut self, failure: Failure<'_>) {
+//!         panic!("{failure:?}");
+//!     }
+//! }
+//!
+//! let dir = std::env::temp_dir().join(format!("pgnkit-engine-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("two.pgn");
+//! std::fs::write(&path, "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n")?;
+//! let mut sink = Count::default();
+//! let options = Options { jobs: 2, ..Options::default() };
+//! engine::run(&options, &[path], || (), |_, item, games: &mut u64| {
+//!     *games += u64::from(item.game.is_ok());
+//! }, &mut sink)?;
+//! assert_eq!(sink.0, 2);
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::io::{self, Read};
+use std::marker::PhantomData;
+use std::ops::{ControlFlow, Range};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use crate::input::{self, BytesRead, Input, Mapped};
+use crate::pgn::{
+    Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, RawGame, ReadPgnError, frame_piece,
+    tapered_cuts,
+};
+use crate::pipeline::{Pipeline, PipelineError};
+use crate::replay::Replayer;
+
+/// Bytes of game text per batch handed to a worker. Small enough that a
+/// batch's text and output stay in the cache and that the last batches of
+/// an input leave no core idle for long; large enough that the per-batch
+/// overhead (a task, a channel message, two output writes) is negligible.
+pub const BATCH_BYTES: usize = 512 << 10;
+
+/// How long a worker waits for the pieces before its own to be settled
+/// ([`Chain::turn`]). They were handed out before its own and are framed
+/// in about the time its own took, so the wait is short; if they take
+/// longer (a worker descheduled on a busy machine), the writer settles the
+/// piece and does its work when its turn to be written comes.
+pub const PATIENCE: Duration = Duration::from_millis(100);
+
+/// How much shorter than the others the last pieces of a mapped file may
+/// be ([`tapered_cuts`]). With pieces of one size the last one often ran
+/// alone: on pgnmentor (pieces of 685 KiB, 3–4 ms of work each) one
+/// worker finished up to 4 ms after the other (1.3 ms on average over six
+/// runs); with pieces down to an eighth, within 0.2 ms.
+const TAPER: usize = 8;
+
+/// How a run reads its inputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    /// Worker threads (0: one per core; 1: everything on the caller's
+    /// thread, in order).
+    pub jobs: usize,
+    /// Bytes of game text per batch of a stream (at least 1).
+    pub batch_bytes: usize,
+    /// Bytes per piece of a mapped file; `None`: sixteen pieces a worker,
+    /// but at least [`BATCH_BYTES`] and at most four times that
+    /// ([`piece_bytes`]).
+    pub piece_bytes: Option<usize>,
+    /// How long a worker waits for the pieces before its own ([`PATIENCE`]).
+    pub patience: Duration,
+    /// Whether a plain file mapped into memory is read in place (in pieces,
+    /// with more than one job); otherwise it is read as a stream.
+    pub map: bool,
+    /// Whether each game comes with its record, the bytes up to the next
+    /// game ([`Item::record`]).
+    pub records: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            jobs: 0,
+            batch_bytes: BATCH_BYTES,
+            piece_bytes: None,
+            patience: PATIENCE,
+            map: true,
+            records: false,
+        }
+    }
+}
+
+/// Bytes per piece of a mapped file of `len` bytes read by `jobs`
+/// workers: sixteen pieces a worker, so that the last pieces leave no
+/// core idle for long, but at least a batch ([`BATCH_BYTES`]) and at most
+/// four, which bounds the text in flight. Larger pieces of a large file
+/// mean fewer tasks, wake-ups and page releases: on TCEC (131.6 MiB),
+/// 2 MiB pieces took 6–10 % off the wall time of 2 threads.
+pub fn piece_bytes(len: usize, jobs: usize) -> usize {
+    (len / (16 * jobs.max(1))).clamp(BATCH_BYTES, 4 * BATCH_BYTES)
+}
+
+/// One game of an input, as the per-game function sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Item<'a> {
+    /// The input's name in messages (`<stdin>` for standard input).
+    pub name: &'a str,
+    /// The game, or the error of a game the framer skipped because it is
+    /// over the size bound ([`ReadPgnError::GameTooLarge`]).
+    pub game: Result<RawGame<'a>, &'a ReadPgnError>,
+    /// The game's record ([`Options::records`]); empty without.
+    pub record: &'a [u8],
+}
+
+/// Why an input was not read to its end.
+#[derive(Debug)]
+pub enum Failure<'a> {
+    /// The input could not be opened; the error names its path.
+    Open(io::Error),
+    /// Reading failed after some games (which were handed on).
+    Read {
+        /// The input's name in messages.
+        name: &'a str,
+        /// What went wrong.
+        error: ReadPgnError,
+    },
+}
+
+/// Where the results of a run go, in input order, and where it tells of
+/// its progress. Called on one thread at a time (not always the caller's).
+pub trait Sink<T> {
+    /// An input was opened; `total` is its size in bytes, if known.
+    fn begin(&mut self, total: Option<u64>) {
+        let _ = total;
+    }
+
+    /// What the per-game function made of the next games, and how many
+    /// bytes of the input had been read when they were framed.
+    ///
+    /// # Errors
+    /// A failure to write, which ends the run.
+    fn write(&mut self, out: T, read: u64) -> io::Result<ControlFlow<()>>;
+
+    /// The input that [`begin`](Self::begin) announced is done with (read
+    /// to its end, stopped, or failed).
+    fn end(&mut self) {}
+
+    /// An input could not be opened, or not read to its end.
+    fn failed(&mut self, failure: Failure<'_>);
+}
+
+/// Why a run stopped before its end.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EngineError {
+    /// The sink could not write.
+    #[error("writing the output: {0}")]
+    Write(#[source] io::Error),
+    /// The workers could not be started, or one of them died.
+    #[error(transparent)]
+    Pipeline(#[from] PipelineError),
+}
+
+/// Runs `game` over every game of every input in `paths` (`-` is standard
+/// input), and passes what it makes to `sink` in input order.
+///
+/// The games are handed to the workers in batches; for each batch a
+/// worker makes a fresh state with `init` (a replayer, buffers) and a
+/// fresh output (`T::default()`), passes both to `game` for each of its
+/// games in order, and the output goes to [`Sink::write`]. With one job a
+/// batch is one game.
+///
+/// A [`ControlFlow::Break`] from the sink ends the run (the input it came
+/// from is ended, the inputs after it are not opened).
+///
+/// # Errors
+/// A failure of the sink to write, or of the worker pool; an input that
+/// cannot be read is reported to the sink instead ([`Sink::failed`]).
+pub fn run<S, T, I, G, K>(
+    options: &Options,
+    paths: &[PathBuf],
+    init: I,
+    game: G,
+    sink: &mut K,
+) -> Result<(), EngineError>
+where
+    T: Default + Send,
+    I: Fn() -> S + Sync,
+    G: Fn(&mut S, &Item<'_>, &mut T) + Sync,
+    K: Sink<T> + Send,
+{
+    let pipeline = Pipeline::new(options.jobs);
+    // At most as many texts as batches in flight.
+    let free = FreeTexts::default();
+    for path in paths {
+        let name = display_name(path);
+        let mut input = match input::open(path) {
+            Ok(input) => input,
+            Err(err) => {
+                sink.failed(Failure::Open(err));
+                continue;
+            }
+        };
+        sink.begin(input.total_len());
+        let work = Work {
+            name: &name,
+            init: &init,
+            game: &game,
+            out: PhantomData,
+        };
+        let map = if options.map && pipeline.jobs() > 1 {
+            input.take_mapped().map(Arc::new)
+        } else {
+            None
+        };
+        let result = {
+            let mut write = |out: T, read: u64| match sink.write(out, read) {
+                Ok(ControlFlow::Continue(())) => Ok(()),
+                Ok(ControlFlow::Break(())) => Err(Stop::Enough),
+                Err(err) => Err(Stop::Write(err)),
+            };
+            match map {
+                Some(map) => work.pieces(&pipeline, options, &map, &mut write),
+                None if pipeline.jobs() == 1 && !options.records => {
+                    work.one_job(input, options.map, &mut write)
+                }
+                None => work.stream(&pipeline, options, input, &free, &mut write),
+            }
+        };
+        sink.end();
+        match result {
+            Ok(()) => {}
+            Err(Stop::Enough) => return Ok(()),
+            Err(Stop::Read(error)) => sink.failed(Failure::Read { name: &name, error }),
+            Err(Stop::Write(err)) => return Err(EngineError::Write(err)),
+            Err(Stop::Pipeline(err)) => return Err(err.into()),
+        }
+    }
+    Ok(())
+}
+
+/// The name of an input in messages.
+fn display_name(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// A framer over `input`: in place over its mapped file, if it has one and
+/// `map` allows.
+fn framer(input: Input, map: bool) -> GameFramer<Input> {
+    if map {
+        GameFramer::for_input(input)
+    } else {
+        GameFramer::new(input)
+    }
+}
+
+/// Why the reading of one input stopped.
+enum Stop {
+    Read(ReadPgnError),
+    Write(io::Error),
+    Pipeline(PipelineError),
+    /// The sink has all it wants.
+    Enough,
+}
+
+impl From<PipelineError> for Stop {
+    fn from(err: PipelineError) -> Stop {
+        Stop::Pipeline(err)
+    }
+}
+
+/// Where the reading of an input passes what the per-game function made
+/// of its next games, in order, with the input bytes read by then.
+type Write<'a, T> = dyn FnMut(T, u64) -> Result<(), Stop> + Send + 'a;
+
+/// The per-game function of a run over one input, making `T`s.
+struct Work<'a, I, G, T> {
+    name: &'a str,
+    init: &'a I,
+    game: &'a G,
+    out: PhantomData<fn() -> T>,
+}
+
+impl<S, T, I, G> Work<'_, I, G, T>
+where
+    T: Default + Send,
+    I: Fn() -> S + Sync,
+    G: Fn(&mut S, &Item<'_>, &mut T) + Sync,
+{
+    /// Runs the per-game function over the games of a batch.
+    fn batch(&self, text: &[u8], comments: &CommentIndex, slots: &[Slot]) -> T {
+        let mut state = (self.init)();
+        let mut out = T::default();
+        for slot in slots {
+            let game = match &slot.game {
+                Ok(info) => {
+                    let bytes = text.get(slot.text.clone()).unwrap_or_default();
+                    Ok(info.with_text(bytes, comments))
+                }
+                Err(err) => Err(err),
+            };
+            let item = Item {
+                name: self.name,
+                game,
+                record: text.get(slot.record.clone()).unwrap_or_default(),
+            };
+            (self.game)(&mut state, &item, &mut out);
+        }
+        out
+    }
+
+    /// Runs the per-game function over one input with one job: games
+    /// straight from the framer's buffer, one at a time, no batches to copy
+    /// into.
+    fn one_job(&self, input: Input, map: bool, write: &mut Write<'_, T>) -> Result<(), Stop> {
+        let read = input.bytes_read();
+        let mut framer = framer(input, map);
+        while let Some(raw) = framer.next_game() {
+            let mut state = (self.init)();
+            let mut out = T::default();
+            let raw = match raw {
+                Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err),
+                Err(err) => return Err(Stop::Read(err)),
+                Ok(raw) => Ok(raw),
+            };
+            let item = Item {
+                name: self.name,
+                game: raw.as_ref().copied(),
+                record: &[],
+            };
+            (self.game)(&mut state, &item, &mut out);
+            write(out, read.get())?;
+        }
+        Ok(())
+    }
+
+    /// Runs the per-game function over a stream on the pipeline: batches
+    /// framed on the coordinating worker, of games or of records.
+    fn stream(
+        &self,
+        pipeline: &Pipeline,
+        options: &Options,
+        input: Input,
+        free: &FreeTexts,
+        write: &mut Write<'_, T>,
+    ) -> Result<(), Stop> {
+        let batches = Batches::new(input, options, free.clone());
+        pipeline.run(
+            batches.map(|batch| batch.map_err(Stop::Read)),
+            |batch: Batch| {
+                let out = self.batch(batch.text.bytes(), &batch.comments, &batch.slots);
+                (out, batch.read, batch.text)
+            },
+            |(out, read, text): (T, u64, Text)| {
+                if let Text::Copied(text) = text {
+                    free.give(text);
+                }
+                write(out, read)
+            },
+        )
+    }
+
+    /// Runs the per-game function over a mapped file on the pipeline. The
+    /// file is cut into pieces of [`Options::piece_bytes`] each, shorter
+    /// toward the end ([`tapered_cuts`], down to an eighth: [`TAPER`]), and
+    /// each worker frames its own piece. The pieces are settled in order
+    /// ([`Chain`]); a piece whose turn does not come within
+    /// [`Options::patience`] is settled by the writer. The writer gives
+    /// back the pages of the file before each piece it has passed on.
+    fn pieces(
+        &self,
+        pipeline: &Pipeline,
+        options: &Options,
+        map: &Arc<Mapped>,
+        write: &mut Write<'_, T>,
+    ) -> Result<(), Stop> {
+        let chain = Chain::new();
+        let patience = options.patience;
+        let finish = |framed: FramedPiece| {
+            let end = framed.end.at;
+            let batch = piece_batch(map, framed, options.records);
+            let out = self.batch(batch.text.bytes(), &batch.comments, &batch.slots);
+            (out, end)
+        };
+        let size = options
+            .piece_bytes
+            .unwrap_or_else(|| piece_bytes(map.bytes().len(), pipeline.jobs()))
+            .max(1);
+        // Larger pieces, fewer of them in flight: about the text the
+        // pipeline's batches would hold, but two pieces a worker at least.
+        let in_flight = (pipeline.in_flight() * BATCH_BYTES / size)
+            .max(2 * pipeline.jobs())
+            .min(pipeline.in_flight());
+        let pipeline = pipeline.with_in_flight(in_flight);
+        let pieces = tapered_cuts(map.bytes(), size, size / TAPER, pipeline.jobs())
+            .enumerate()
+            .map(|(index, piece)| Ok((index as u64, piece)));
+        pipeline.run(
+            pieces,
+            |(index, piece): (u64, Range<usize>)| {
+                let guess = frame_piece(map, piece.clone(), 0, 1);
+                match chain.turn(index, Some(patience)) {
+                    Some(turn) => {
+                        let (out, end) = finish(turn.settle(map, piece, guess));
+                        PieceOut::Done(out, end)
+                    }
+                    None => PieceOut::Unsettled(index, piece, guess),
+                }
+            },
+            |out| {
+                let (out, end) = match out {
+                    PieceOut::Done(out, end) => (out, end),
+                    PieceOut::Unsettled(index, piece, guess) => {
+                        // Every piece before it was written, and so settled.
+                        let turn = chain
+                            .turn(index, Some(Duration::ZERO))
+                            .ok_or(PipelineError::WorkerLost)?;
+                        finish(turn.settle(map, piece, guess))
+                    }
+                };
+                // The text before the piece's end is done with.
+                map.consumed(end, 0);
+                write(out, end as u64)
+            },
+        )
+    }
+}
+
+/// A game of a batch: where it came from (or why it was skipped), its
+/// text and its record in the batch's text.
+struct Slot {
+    game: Result<GameInfo, ReadPgnError>,
+    text: Range<usize>,
+    record: Range<usize>,
+}
+
+/// The bytes a batch's ranges point into.
+enum Text {
+    /// Copied out of the input, one game (or record) after another.
+    Copied(Vec<u8>),
+    /// A mapped file: the ranges are places in the file.
+    Mapped(Arc<Mapped>),
+}
+
+impl Text {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Text::Copied(text) => text,
+            Text::Mapped(map) => map.bytes(),
+        }
+    }
+}
+
+/// Framed games for one worker.
+struct Batch {
+    text: Text,
+    comments: CommentIndex,
+    slots: Vec<Slot>,
+    /// Input bytes read when the batch was complete.
+    read: u64,
+}
+
+/// Texts of written batches, for the next batches to fill: a fresh vector
+/// per batch would be fresh memory from the system, and its page faults
+/// cost the reading more than the copying itself. Clones share the texts
+/// (the reader takes, the writer gives back; both on the pipeline's
+/// coordinating worker, so the lock is never contended).
+#[derive(Default, Clone)]
+struct FreeTexts(Arc<Mutex<Vec<Vec<u8>>>>);
+
+impl FreeTexts {
+    /// An empty text with room for a batch of `limit` bytes.
+    fn take(&self, limit: usize) -> Vec<u8> {
+        let mut text = self
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(limit + (64 << 10)));
+        text.clear();
+        text
+    }
+
+    /// Returns a written batch's text for reuse.
+    fn give(&self, text: Vec<u8>) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(text);
+    }
+}
+
+/// The bytes read but not yet handed out, from absolute offset `base`.
+#[derive(Default)]
+struct Log {
+    bytes: Vec<u8>,
+    base: u64,
+}
+
+/// A reader that keeps a copy of what it reads in the shared log, if it
+/// has one.
+struct Tee<R> {
+    inner: R,
+    log: Option<Arc<Mutex<Log>>>,
+}
+
+impl<R: Read> Read for Tee<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(log) = &self.log {
+            lock(log).bytes.extend_from_slice(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
+fn lock(log: &Mutex<Log>) -> std::sync::MutexGuard<'_, Log> {
+    log.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A record whose end is not known yet.
+struct Pending {
+    /// Where the record starts (the game, or the input's start for the
+    /// first record).
+    start: u64,
+    game_at: u64,
+    game_len: usize,
+    game: Result<GameInfo, ReadPgnError>,
+}
+
+/// Reads one input as batches of games, copied out of the framer, or of
+/// records ([`Options::records`]). For records the framer reads through a
+/// tee that keeps every byte read since the last finished record; a record
+/// is finished when the next game is framed.
+struct Batches<R> {
+    framer: GameFramer<Tee<R>>,
+    /// Bytes of text per batch.
+    limit: usize,
+    free: FreeTexts,
+    /// The tee's log, for records.
+    log: Option<Arc<Mutex<Log>>>,
+    pending: Option<Pending>,
+    /// The comments of the pending game, and of the game framed after it:
+    /// a record may be finished in the batch after the one its game was
+    /// framed in, whose index its comments are then copied into.
+    held: CommentIndex,
+    incoming: CommentIndex,
+    started: bool,
+    done: bool,
+    error: Option<ReadPgnError>,
+    bytes_read: BytesRead,
+}
+
+impl Batches<Input> {
+    fn new(input: Input, options: &Options, free: FreeTexts) -> Batches<Input> {
+        let log = options
+            .records
+            .then(|| Arc::new(Mutex::new(Log::default())));
+        Batches {
+            bytes_read: input.bytes_read(),
+            framer: GameFramer::new(Tee {
+                inner: input,
+                log: log.clone(),
+            }),
+            limit: options.batch_bytes.max(1),
+            free,
+            log,
+            pending: None,
+            held: CommentIndex::new(),
+            incoming: CommentIndex::new(),
+            started: false,
+            done: false,
+            error: None,
+        }
+    }
+}
+
+impl<R: Read> Batches<R> {
+    /// The next game (or skipped game) appended to the batch: its text
+    /// copied into `text`, or, for records, the record before it finished
+    /// and the game's own pending.
+    fn push(
+        &mut self,
+        game: Result<GameInfo, ReadPgnError>,
+        (at, len): (u64, usize),
+        text: &mut Vec<u8>,
+        comments: &mut CommentIndex,
+        slots: &mut Vec<Slot>,
+    ) {
+        if self.log.is_none() {
+            let range = if game.is_ok() {
+                text.len() - len..text.len()
+            } else {
+                0..0
+            };
+            slots.push(Slot {
+                game,
+                text: range,
+                record: 0..0,
+            });
+            return;
+        }
+        self.complete(Some(at), text, comments, slots);
+        std::mem::swap(&mut self.held, &mut self.incoming);
+        let start = if self.started { at } else { 0 };
+        self.started = true;
+        self.pending = Some(Pending {
+            start,
+            game_at: at,
+            game_len: len,
+            game,
+        });
+    }
+
+    /// Moves the pending record, ending at `end` (the end of what was read
+    /// when `None`), into the batch's `text` and `slots`.
+    fn complete(
+        &mut self,
+        end: Option<u64>,
+        text: &mut Vec<u8>,
+        comments: &mut CommentIndex,
+        slots: &mut Vec<Slot>,
+    ) {
+        let (Some(p), Some(log)) = (self.pending.take(), &self.log) else {
+            return;
+        };
+        let mut log = lock(log);
+        let end = end.unwrap_or(log.base + log.bytes.len() as u64);
+        let from = (p.start - log.base) as usize;
+        let to = ((end - log.base) as usize).min(log.bytes.len());
+        let at = text.len();
+        text.extend_from_slice(&log.bytes[from..to]);
+        let game_from = at + (p.game_at - p.start) as usize;
+        slots.push(Slot {
+            game: p
+                .game
+                .map(|info| comments.add(&info.with_text(&[], &self.held))),
+            text: game_from..(game_from + p.game_len).min(text.len()),
+            record: at..text.len(),
+        });
+        // Drop handed-out bytes now and then, not per game: a drain moves
+        // the rest of the log.
+        if to > 1 << 20 && to * 2 > log.bytes.len() {
+            log.bytes.drain(..to);
+            log.base += to as u64;
+        }
+    }
+}
+
+impl<R: Read> Iterator for Batches<R> {
+    type Item = Result<Batch, ReadPgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(err) = self.error.take() {
+            return Some(Err(err));
+        }
+        if self.done {
+            return None;
+        }
+        let mut text = self.free.take(self.limit);
+        let mut comments = CommentIndex::new();
+        let mut slots = Vec::new();
+        while text.len() < self.limit {
+            let start = text.len();
+            let next = if self.log.is_some() {
+                // The game's text comes with its record, from the log.
+                self.incoming.clear();
+                self.framer
+                    .next_game_range(&mut self.incoming)
+                    .map(|game| game.map(|(info, range)| (info, range.len())))
+            } else {
+                self.framer
+                    .next_game_indexed(&mut text, &mut comments)
+                    .map(|game| game.map(|info| (info, text.len() - start)))
+            };
+            match next {
+                Some(Ok((info, len))) => {
+                    self.push(
+                        Ok(info),
+                        (info.offset, len),
+                        &mut text,
+                        &mut comments,
+                        &mut slots,
+                    );
+                }
+                Some(Err(err @ ReadPgnError::GameTooLarge { offset, .. })) => {
+                    self.push(Err(err), (offset, 0), &mut text, &mut comments, &mut slots);
+                }
+                Some(Err(err)) => {
+                    self.complete(None, &mut text, &mut comments, &mut slots);
+                    self.error = Some(err);
+                    self.done = true;
+                    break;
+                }
+                None => {
+                    self.complete(None, &mut text, &mut comments, &mut slots);
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        if slots.is_empty() {
+            return self.error.take().map(Err);
+        }
+        Some(Ok(Batch {
+            text: Text::Copied(text),
+            comments,
+            slots,
+            read: self.bytes_read.get(),
+        }))
+    }
+}
+
+/// A piece of a mapped file after a worker had it.
+enum PieceOut<T> {
+    /// Settled and done, with the piece's end.
+    Done(T, usize),
+    /// Framed, but the pieces before it were not settled in time: its
+    /// index, its range and its games as framed from its cut.
+    Unsettled(u64, Range<usize>, FramedPiece),
+}
+
+/// The games of a settled piece of a mapped file as a batch; with
+/// `records`, each game's record runs up to the next game, the file's
+/// first from the start of the file.
+fn piece_batch(map: &Arc<Mapped>, framed: FramedPiece, records: bool) -> Batch {
+    let FramedPiece {
+        games,
+        comments,
+        start,
+        end,
+    } = framed;
+    let slots = if records {
+        let starts: Vec<usize> = games
+            .iter()
+            .scan(start.at, |at, game| {
+                match game {
+                    Ok((info, _)) => *at = info.offset as usize,
+                    Err(ReadPgnError::GameTooLarge { offset, .. }) => *at = *offset as usize,
+                    // Not from a mapped file: an empty record where it stands.
+                    Err(_) => {}
+                }
+                Some(*at)
+            })
+            .collect();
+        games
+            .into_iter()
+            .enumerate()
+            .map(|(i, game)| {
+                let from = if i == 0 && start.number == 0 {
+                    0
+                } else {
+                    starts[i]
+                };
+                let to = starts.get(i + 1).copied().unwrap_or(end.at);
+                let (game, text) = match game {
+                    Ok((info, range)) => (Ok(info), range),
+                    Err(err) => (Err(err), starts[i]..starts[i]),
+                };
+                Slot {
+                    game,
+                    text,
+                    record: from..to,
+                }
+            })
+            .collect()
+    } else {
+        games
+            .into_iter()
+            .map(|game| match game {
+                Ok((info, range)) => Slot {
+                    game: Ok(info),
+                    text: range,
+                    record: 0..0,
+                },
+                Err(err) => Slot {
+                    game: Err(err),
+                    text: 0..0,
+                    record: 0..0,
+                },
+            })
+            .collect()
+    };
+    Batch {
+        text: Text::Mapped(Arc::clone(map)),
+        comments,
+        slots,
+        read: end.at as u64,
+    }
+}
+
+thread_local! {
+    /// Each thread's replayer between batches (see [`PooledReplayer`]).
+    static REPLAYER: std::cell::Cell<Option<Replayer>> = const { std::cell::Cell::new(None) };
+}
+
+/// A [`Replayer`] kept by the thread between batches, so that its buffers
+/// and start position outlive a batch (with one job a batch is one game):
+/// the state a per-game function makes for each batch.
+pub struct PooledReplayer(Option<Replayer>);
+
+impl PooledReplayer {
+    /// This thread's replayer (a new one the first time); it goes back to
+    /// the thread when dropped.
+    pub fn take() -> PooledReplayer {
+        PooledReplayer(Some(REPLAYER.take().unwrap_or_default()))
+    }
+}
+
+impl std::ops::Deref for PooledReplayer {
+    type Target = Replayer;
+
+    fn deref(&self) -> &Replayer {
+        self.0
+            .as_ref()
+            .unwrap_or_else(|| unreachable!("taken only on drop"))
+    }
+}
+
+impl std::ops::DerefMut for PooledReplayer {
+    fn deref_mut(&mut self) -> &mut Replayer {
+        self.0
+            .as_mut()
+            .unwrap_or_else(|| unreachable!("taken only on drop"))
+    }
+}
+
+impl Drop for PooledReplayer {
+    fn drop(&mut self) {
+        REPLAYER.set(self.0.take());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_are_a_sixteenth_of_a_workers_share_within_bounds() {
+        let mib = 1 << 20;
+        assert_eq!(piece_bytes(0, 2), BATCH_BYTES);
+        assert_eq!(piece_bytes(22 * mib, 2), 22 * mib / 32);
+        assert_eq!(piece_bytes(22 * mib, 8), BATCH_BYTES);
+        assert_eq!(piece_bytes(132 * mib, 2), 4 * BATCH_BYTES);
+        assert_eq!(piece_bytes(10 << 30, 0), 4 * BATCH_BYTES);
+    }
+}
