@@ -289,7 +289,8 @@ pub enum MainlineEvent<'a> {
         /// The raw value.
         value: &'a [u8],
     },
-    /// A mainline move token as written (glyphs split off).
+    /// A mainline move token as written (glyphs split off); classify it
+    /// with [`MoveToken::parse`].
     Move {
         /// The token.
         text: &'a [u8],
@@ -298,8 +299,7 @@ pub enum MainlineEvent<'a> {
     },
     /// The game termination marker.
     Result(Outcome),
-    /// A syntax error outside variations and comments (a token in move
-    /// position that is no move included).
+    /// A syntax error outside variations and comments.
     Error(ParsePgnError),
 }
 
@@ -319,13 +319,13 @@ pub enum MainlineEvent<'a> {
 /// assert_eq!(moves, [&b"e4"[..], b"e5", b"Nf3"]);
 /// ```
 pub fn visit_mainline<'a>(raw: &RawGame<'a>, visit: impl FnMut(MainlineEvent<'a>)) {
-    Reader::default().read(raw, &mut Mainline(visit));
+    Reader::default().read(raw, &mut Mainline(visit, raw.bytes));
 }
 
-/// The visitor behind [`visit_mainline`].
-struct Mainline<F>(F);
+/// The visitor behind [`visit_mainline`]: the callback, and the game's text.
+struct Mainline<'a, F>(F, &'a [u8]);
 
-impl<'a, F: FnMut(MainlineEvent<'a>)> Visitor<'a> for Mainline<F> {
+impl<'a, F: FnMut(MainlineEvent<'a>)> Visitor<'a> for Mainline<'a, F> {
     type Output = ();
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], _span: Span) {
@@ -345,7 +345,14 @@ impl<'a, F: FnMut(MainlineEvent<'a>)> Visitor<'a> for Mainline<F> {
     }
 
     fn syntax_error(&mut self, error: ParsePgnError) {
-        (self.0)(MainlineEvent::Error(error));
+        (self.0)(match error.kind {
+            // A token in move position is the mainline's move either way.
+            ParsePgnErrorKind::BadMove(_) => MainlineEvent::Move {
+                text: error.span.slice(self.1),
+                span: error.span,
+            },
+            _ => MainlineEvent::Error(error),
+        });
     }
 
     fn end_game(&mut self) {}

@@ -368,7 +368,7 @@ impl Replayer {
     /// use pgnkit::notation::MoveToken;
     /// use pgnkit::pgn::{RawGame, Span};
     /// use pgnkit::replay::{Observer, Played, ReplayOptions, Replayer};
-    /// use pgnkit::{Position, Uci};
+    /// use pgnkit::Position;
     ///
     /// /// Every move in UCI, variations included.
     /// struct Ucis(Vec<String>);
@@ -376,7 +376,7 @@ impl Replayer {
     /// impl Observer<'_> for Ucis {
     ///     fn played(&mut self, before: &Position, played: Played, _: &MoveToken, _: Span) {
     ///         if let Played::Move(m) = played {
-    ///             self.0.push(Uci::from_move(m, before.is_chess960()).to_string());
+    ///             self.0.push(m.uci(before.is_chess960()).to_string());
     ///         }
     ///     }
     /// }
