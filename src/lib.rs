@@ -15,7 +15,9 @@
 //! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
 //! text (UTF-8 or Windows-1252).
 //!
-//! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`).
+//! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`),
+//! built with the default feature `cli`; the library needs none of its
+//! dependencies (`default-features = false`).
 
 #![warn(missing_docs)]
 

@@ -387,7 +387,7 @@ impl Run {
         };
         for path in inputs(files) {
             let name = display_name(&path);
-            let input = match input::open(&path) {
+            let input = match super::open_input(&path) {
                 Ok(input) => input,
                 Err(err) => {
                     eprintln!("pgnkit: {err}");

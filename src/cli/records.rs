@@ -279,7 +279,7 @@ where
             break;
         }
         let name = display_name(&path);
-        let input = match input::open(&path) {
+        let input = match super::open_input(&path) {
             Ok(input) => input,
             Err(err) => {
                 eprintln!("pgnkit: {err}");
