@@ -238,7 +238,7 @@ where
     let free = FreeTexts::default();
     for path in paths {
         let name = display_name(path);
-        let mut input = match input::open(path) {
+        let mut input = match (input::OpenOptions { map: options.map }).open(path) {
             Ok(input) => input,
             Err(err) => {
                 sink.failed(Failure::Open(err));

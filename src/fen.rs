@@ -3,7 +3,8 @@
 //! Reading is strict and in two steps, as elsewhere in the crate: syntax
 //! first ([`Setup::from_fen`], errors name the field and the byte offset),
 //! then meaning ([`Position::from_setup`], every problem at once).
-//! [`Position::from_fen`] does both.
+//! [`Position::from_fen`] does both, and names the field each problem of
+//! the position is in ([`FenField::from`] a [`PositionProblem`]).
 
 use std::fmt;
 use std::str::FromStr;
@@ -34,6 +35,20 @@ pub enum FenField {
     HalfmoveClock,
     /// Full-move number.
     FullmoveNumber,
+}
+
+impl From<PositionProblem> for FenField {
+    /// The field that a problem of a well-formed FEN is in.
+    fn from(problem: PositionProblem) -> FenField {
+        match problem {
+            PositionProblem::KingCount { .. } | PositionProblem::PawnOnBackRank(_) => {
+                FenField::Board
+            }
+            PositionProblem::OppositeCheck => FenField::Turn,
+            PositionProblem::InvalidCastlingRight(_) => FenField::Castling,
+            PositionProblem::InvalidEpSquare(_) => FenField::EnPassant,
+        }
+    }
 }
 
 impl fmt::Display for FenField {
@@ -165,7 +180,8 @@ impl fmt::Display for FenError {
                     if i > 0 {
                         f.write_str("; ")?;
                     }
-                    write!(f, "{problem} ({} field, offset {offset})", problem.field())?;
+                    let field = FenField::from(*problem);
+                    write!(f, "{problem} ({field} field, offset {offset})")?;
                 }
                 Ok(())
             }
@@ -630,6 +646,32 @@ impl fmt::Display for Setup {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn position_problems_belong_to_fields() {
+        let cases = [
+            (
+                PositionProblem::KingCount {
+                    color: Color::White,
+                    count: 0,
+                },
+                FenField::Board,
+            ),
+            (PositionProblem::PawnOnBackRank(Square::A1), FenField::Board),
+            (PositionProblem::OppositeCheck, FenField::Turn),
+            (
+                PositionProblem::InvalidCastlingRight(Square::H1),
+                FenField::Castling,
+            ),
+            (
+                PositionProblem::InvalidEpSquare(Square::E6),
+                FenField::EnPassant,
+            ),
+        ];
+        for (problem, field) in cases {
+            assert_eq!(FenField::from(problem), field, "{problem}");
+        }
+    }
 
     #[test]
     fn castling_field_written_back() {

@@ -32,8 +32,8 @@
 //!
 //! A plain regular file of at least [`MAP_MIN_BYTES`] is mapped into memory
 //! (see [`Mapped`]): the game framer then reads it in place, where a `read`
-//! would first copy every byte from the kernel's page cache. Set
-//! [`NO_MAP_VAR`] to read such files instead.
+//! would first copy every byte from the kernel's page cache.
+//! [`OpenOptions::map`] turned off reads such files instead.
 
 use std::fmt;
 use std::fs::File;
@@ -52,10 +52,6 @@ mod utf16;
 /// The smallest file that [`open`] maps into memory: below it, the mapping
 /// costs more than the copy it saves.
 pub const MAP_MIN_BYTES: u64 = 1 << 20;
-
-/// The environment variable that, set to anything but `0`, stops [`open`]
-/// from mapping files into memory.
-pub const NO_MAP_VAR: &str = "PGNKIT_NO_MMAP";
 
 /// Pages given back at a time while a mapped file is read.
 const RELEASE_STEP: usize = 8 << 20;
@@ -280,7 +276,8 @@ impl fmt::Debug for Input {
     }
 }
 
-/// Opens `path` for reading (`-` is stdin), detecting its compression.
+/// Opens `path` for reading (`-` is stdin), detecting its compression,
+/// with the default [`OpenOptions`].
 ///
 /// # Errors
 /// When the file cannot be opened or its first bytes cannot be read; the
@@ -299,32 +296,68 @@ impl fmt::Debug for Input {
 /// # Ok::<_, std::io::Error>(())
 /// ```
 pub fn open(path: &Path) -> io::Result<Input> {
-    if path == Path::new("-") {
-        return Input::from_reader(path, io::stdin(), None);
+    OpenOptions::default().open(path)
+}
+
+/// How [`OpenOptions::open`] reads a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct OpenOptions {
+    /// Map a plain regular file of at least [`MAP_MIN_BYTES`] into memory
+    /// (see [`Mapped`]); when off, every file is read. On by default.
+    pub map: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> OpenOptions {
+        OpenOptions { map: true }
     }
-    let file = File::open(path).map_err(|e| with_path(path, Compression::None, e))?;
-    let total_len = file
-        .metadata()
-        .ok()
-        .filter(|meta| meta.is_file())
-        .map(|meta| meta.len());
-    if total_len.is_some_and(|len| len >= MAP_MIN_BYTES)
-        && std::env::var_os(NO_MAP_VAR).is_none_or(|v| v == "0")
-        && let Some(map) = Mapped::new(&file)
-        && Compression::detect(&map.bytes()[..4]) == Compression::None
-        && utf16::detect(&map.bytes()[..utf16::SNIFF_LEN]).is_none()
-    {
-        let mut input = Input::from_reader(path, io::empty(), total_len)?;
-        input.decoder = Decoder::Mapped(
-            Mapped {
-                bytes_read: input.bytes_read.clone(),
-                ..map
-            },
-            0,
-        );
-        return Ok(input);
+}
+
+impl OpenOptions {
+    /// Opens `path` for reading (`-` is stdin), detecting its compression.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or its first bytes cannot be read;
+    /// the error names the path (see [`InputError`]).
+    ///
+    /// # Examples
+    /// ```no_run
+    /// use std::path::Path;
+    /// use pgnkit::input::OpenOptions;
+    ///
+    /// // A file that may change while it is read is safer read than mapped.
+    /// let mut input = OpenOptions { map: false }.open(Path::new("live.pgn"))?;
+    /// assert!(input.take_mapped().is_none());
+    /// # Ok::<_, std::io::Error>(())
+    /// ```
+    pub fn open(&self, path: &Path) -> io::Result<Input> {
+        if path == Path::new("-") {
+            return Input::from_reader(path, io::stdin(), None);
+        }
+        let file = File::open(path).map_err(|e| with_path(path, Compression::None, e))?;
+        let total_len = file
+            .metadata()
+            .ok()
+            .filter(|meta| meta.is_file())
+            .map(|meta| meta.len());
+        if total_len.is_some_and(|len| len >= MAP_MIN_BYTES)
+            && self.map
+            && let Some(map) = Mapped::new(&file)
+            && Compression::detect(&map.bytes()[..4]) == Compression::None
+            && utf16::detect(&map.bytes()[..utf16::SNIFF_LEN]).is_none()
+        {
+            let mut input = Input::from_reader(path, io::empty(), total_len)?;
+            input.decoder = Decoder::Mapped(
+                Mapped {
+                    bytes_read: input.bytes_read.clone(),
+                    ..map
+                },
+                0,
+            );
+            return Ok(input);
+        }
+        Input::from_reader(path, file, total_len)
     }
-    Input::from_reader(path, file, total_len)
 }
 
 /// A plain file mapped into memory, read in place by the game framer
@@ -333,8 +366,8 @@ pub fn open(path: &Path) -> io::Result<Input> {
 /// Mapping is `unsafe` in Rust's terms because another process may change
 /// the file while it is mapped; pgnkit only reads it. A file truncated
 /// while pgnkit reads it ends the process with `SIGBUS` (as it does for
-/// other tools that map their input, such as ripgrep); [`NO_MAP_VAR`]
-/// turns mapping off for inputs that may change.
+/// other tools that map their input, such as ripgrep);
+/// [`OpenOptions::map`] turns mapping off for inputs that may change.
 ///
 /// Memory stays flat: the pages behind the reader are given back as it
 /// goes ([`Mapped::consumed`]), so the resident size does not grow with the

@@ -19,8 +19,10 @@
 //! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
 //! text (UTF-8 or Windows-1252).
 //!
-//! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`):
-//! it parses arguments and gives the engine each command's per-game work.
+//! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`),
+//! built with the default feature `cli`: it parses arguments and gives the
+//! engine each command's per-game work. The library needs none of its
+//! dependencies (`default-features = false`).
 
 #![warn(missing_docs)]
 

@@ -58,22 +58,6 @@ pub enum PositionProblem {
     InvalidEpSquare(Square),
 }
 
-impl PositionProblem {
-    /// The FEN field the problem belongs to (as in
-    /// [`FenField`](crate::FenField)).
-    pub const fn field(self) -> crate::fen::FenField {
-        use crate::fen::FenField;
-        match self {
-            PositionProblem::KingCount { .. } | PositionProblem::PawnOnBackRank(_) => {
-                FenField::Board
-            }
-            PositionProblem::OppositeCheck => FenField::Turn,
-            PositionProblem::InvalidCastlingRight(_) => FenField::Castling,
-            PositionProblem::InvalidEpSquare(_) => FenField::EnPassant,
-        }
-    }
-}
-
 impl fmt::Display for PositionProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -107,20 +91,24 @@ impl fmt::Display for PositionError {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "{p} ({} field)", p.field())?;
+            write!(f, "{p}")?;
         }
         Ok(())
     }
 }
 
 /// Error of [`Position::play`]: the move is not legal here.
+///
+/// Shown as the move in UCI notation and the position as FEN.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move {uci} in {fen}")]
+#[error("illegal move {} in {position}", .m.uci(.position.is_chess960()))]
+#[non_exhaustive]
 pub struct IllegalMove {
-    /// The move, in UCI notation.
-    pub uci: String,
-    /// The position, as FEN.
-    pub fen: String,
+    /// The move.
+    pub m: Move,
+    /// The position it is not legal in (boxed: a position is larger
+    /// than a `Result` should carry).
+    pub position: Box<Position>,
 }
 
 impl Default for Position {
@@ -580,8 +568,8 @@ impl Position {
             Ok(())
         } else {
             Err(IllegalMove {
-                uci: m.uci(self.chess960).to_string(),
-                fen: self.to_string(),
+                m,
+                position: Box::new(*self),
             })
         }
     }
@@ -627,7 +615,6 @@ impl fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fen::EpMode;
 
     fn pos(fen: &str) -> Position {
         Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -753,7 +740,7 @@ mod tests {
         }
         assert_eq!(p.zobrist_key(), Position::startpos().zobrist_key());
         assert_eq!(
-            p.fen(EpMode::Always),
+            p.to_string(),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3"
         );
         // Castling rights and side to move count.
@@ -851,7 +838,18 @@ mod tests {
             to: Square::E5,
             promotion: None,
         };
-        assert!(p.play(bad).is_err());
+        let err = p.play(bad).expect_err("e2e5 is illegal");
+        assert_eq!(
+            err,
+            IllegalMove {
+                m: bad,
+                position: Box::new(Position::startpos())
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "illegal move e2e5 in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
         assert_eq!(p, Position::startpos());
         // Filtered generation: pawn moves to e4 only.
         let mut list = MoveList::new();

@@ -287,7 +287,7 @@ fn illegal_positions_report_every_problem() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "illegal position: no white king (board field); no black king (board field)"
+        "illegal position: no white king; no black king"
     );
     assert_eq!(Bitboard::EMPTY.count(), 0);
 }

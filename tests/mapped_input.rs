@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use pgnkit::engine::{self, Failure, Item, Options, Sink};
-use pgnkit::input::{self, MAP_MIN_BYTES};
+use pgnkit::input::{self, MAP_MIN_BYTES, OpenOptions};
 
 use pgnkit::pgn::{Chain, GameFramer, RawGame, ReadPgnError, cuts, frame_piece};
 
@@ -166,6 +166,12 @@ fn small_and_compressed_files_are_read() {
     let mut rest = Vec::new();
     std::io::Read::read_to_end(&mut input, &mut rest).expect("read");
     assert_eq!(rest, &text[5..]);
+    // With mapping off, a file that would be mapped is read.
+    let mut read = OpenOptions { map: false }.open(&path).expect("open");
+    assert!(read.take_mapped().is_none());
+    let mut all = Vec::new();
+    std::io::Read::read_to_end(&mut read, &mut all).expect("read");
+    assert_eq!(all, text);
 }
 
 #[test]
@@ -216,6 +222,10 @@ fn commands_give_the_same_output_mapped_and_read() {
                 "filter gives the file back"
             );
         }
+        let unmapped =
+            cli_support::pgnkit_envs(&[args, &[path]].concat(), &[("PGNKIT_NO_MMAP", "1")]);
+        assert!(unmapped.stdout == mapped.stdout, "{args:?}: not mapped");
+        assert!(unmapped.stderr == mapped.stderr, "{args:?}: not mapped");
         let read = cli_support::pgnkit_in(&[args, &["-"]].concat(), &text);
         assert_eq!(mapped.code, read.code, "{args:?}");
         assert!(

@@ -12,7 +12,6 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use pgnkit::LetterPolicy;
 use pgnkit::engine::{self, Options};
-use pgnkit::input::NO_MAP_VAR;
 
 use super::progress::When;
 
@@ -174,7 +173,7 @@ impl Run {
             .ok()
             .and_then(|v| v.parse().ok())
             .map_or(engine::PATIENCE, Duration::from_millis);
-        let map = std::env::var_os(NO_MAP_VAR).is_none_or(|v| v == "0");
+        let map = super::map_files();
         Run {
             paths,
             options: Options {

@@ -281,7 +281,7 @@ fn from_json(
         } else {
             file.display().to_string()
         };
-        let mut input = std::io::BufReader::new(pgnkit::input::open(file)?);
+        let mut input = std::io::BufReader::new(super::open_input(file)?);
         let mut number = 0u64;
         for line_number in 1u64.. {
             text.clear();

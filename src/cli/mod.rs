@@ -16,9 +16,16 @@ mod tags;
 mod validate;
 
 use std::ffi::OsString;
+use std::io;
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Args, FromArgMatches, Parser, Subcommand};
+use pgnkit::input::{Input, OpenOptions};
+
+/// The environment variable that, set to anything but `0`, stops the
+/// commands from mapping input files into memory (`OpenOptions::map`).
+pub const NO_MAP_VAR: &str = "PGNKIT_NO_MMAP";
 
 /// How a run ended, as the process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +112,18 @@ fn subcommand(name: &str) -> Option<clap::Command> {
         "stats" => stats::StatsArgs::augment_args(clap::Command::new("stats")),
         _ => return None,
     })
+}
+
+/// Whether plain files are mapped into memory: unless [`NO_MAP_VAR`] says
+/// not to.
+pub fn map_files() -> bool {
+    std::env::var_os(NO_MAP_VAR).is_none_or(|v| v == "0")
+}
+
+/// Opens the input `path` (`-` is stdin), mapping it into memory unless
+/// [`NO_MAP_VAR`] says not to.
+pub fn open_input(path: &Path) -> io::Result<Input> {
+    OpenOptions { map: map_files() }.open(path)
 }
 
 /// Whether an error chain is, at bottom, a closed output pipe.
