@@ -203,6 +203,15 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 .filter(|d| d.severity == Severity::Error && !d.in_variation)
                 .map(|d| d.span.start)
                 .min();
+            // A first move that was not played (illegal, or no move) is
+            // still where the movetext's moves begin: the start position
+            // before it was reached.
+            let first_move = replay
+                .diagnostics
+                .iter()
+                .filter(|d| d.before.is_some() && !d.in_variation)
+                .map(|d| d.span.start)
+                .fold(first_move, usize::min);
             let trusted = |s: &Seen| {
                 let end = if s.ply == 0 { first_move } else { s.span.end };
                 first_error.is_none_or(|at| end <= at)
