@@ -12,7 +12,7 @@ use pgnkit::{EpMode, Status, encoding};
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
 use super::output::Output;
-use super::report::{Context, Done, game_of, write_diagnostic};
+use super::report::{Context, Done, game_of, write_diagnostic, write_omitted};
 use super::run::{Writer, execute};
 
 /// Print positions of each game's mainline as FEN (or EPD), one line per
@@ -264,6 +264,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                         write_diagnostic(&ctx, &raw, &index, &replay, d, done);
                     }
                 }
+                write_omitted(&ctx, &raw, &replay, done);
             } else if short && !args.skip_short {
                 let _ = writeln!(
                     done.stderr,
