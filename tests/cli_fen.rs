@@ -161,3 +161,23 @@ fn every_ply_matches_pgn_extract_fen_comments() {
         assert_eq!(out.stdout, format!("{fen}\n"), "ply {ply}");
     }
 }
+
+/// The start position is reached legally even when the first move is
+/// illegal: `--ply 0` and `--all` print it (and report the error).
+#[test]
+fn regression_start_position_before_an_illegal_first_move_was_not_printed() {
+    let illegal_first = b"[White \"A\"]\n\n1. Ke2 e5 *\n";
+    let out = pgnkit_in(&["fen", "--ply", "0"], illegal_first);
+    assert_eq!(out.stdout, format!("{START}\n"));
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("illegal move"), "{}", out.stderr);
+    let out = pgnkit_in(&["fen", "--all"], illegal_first);
+    assert_eq!(out.stdout, format!("1\t0\t{START}\n"));
+    assert_eq!(out.code, 1);
+    // An error before the first move (here a malformed tag) still makes
+    // the start position untrusted.
+    let broken_tags = b"[White \"A\"]\n[FEN \"bad\n\n1. e4 *\n";
+    let out = pgnkit_in(&["fen", "--ply", "0"], broken_tags);
+    assert_eq!(out.stdout, "", "{}", out.stderr);
+    assert_eq!(out.code, 1);
+}

@@ -295,3 +295,38 @@ fn syntax_only_text_output_and_summary() {
         )
     );
 }
+
+/// A game with more diagnostics than a replay keeps: the first ones are
+/// shown, the rest counted in one line (exact counts in JSON), and the
+/// verdict still counts them.
+#[test]
+fn diagnostics_past_the_cap_are_counted_not_kept() {
+    let n = 12_000;
+    let mut pgn = String::from("[White \"A\"]\n[Black \"B\"]\n\n1. e4 ");
+    for _ in 0..n {
+        pgn.push_str("(1. Ke2) ");
+    }
+    pgn.push_str("e5 *\n");
+    let kept = pgnkit::replay::MAX_DIAGNOSTICS;
+    let more = n - kept;
+    let out = pgnkit_in(&["validate"], pgn.as_bytes());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("illegal move")).count(),
+        kept
+    );
+    assert!(
+        out.stderr.contains(&format!(
+            "<stdin>:1:1: note: game 1 (A - B): … and {more} more errors in this game, not shown"
+        )),
+        "{}",
+        lines.last().unwrap_or(&"")
+    );
+    let out = pgnkit_in(&["validate", "--format", "json"], pgn.as_bytes());
+    let last = out.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.contains(&format!("\"kind\":\"omitted\",\"errors\":{more},\"warnings\":0")),
+        "{last}"
+    );
+}

@@ -16,7 +16,7 @@ use super::Exit;
 use super::args::{Inputs, Jobs, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
 use super::json;
 use super::output::Output;
-use super::report::{Context, Done, game_of, write_diagnostic};
+use super::report::{Context, Done, game_of, write_diagnostic, write_omitted};
 use super::run::{Writer, execute};
 
 /// Rewrite games with their moves in another notation, as PGN in export
@@ -228,6 +228,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                     write_diagnostic(&ctx, &raw, &index, &replay, d, done);
                 }
             }
+            write_omitted(&ctx, &raw, &replay, done);
         }
         if let Some(Err(err)) = converted {
             play_error(&ctx, &raw, &err, done);

@@ -12,7 +12,7 @@ use pgnkit::{EpMode, Status, encoding};
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
 use super::output::Output;
-use super::report::{Context, Done, game_of, write_diagnostic};
+use super::report::{Context, Done, game_of, write_diagnostic, write_omitted};
 use super::run::{Writer, execute};
 
 /// Print positions of each game's mainline as FEN (or EPD), one line per
@@ -203,6 +203,15 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 .filter(|d| d.severity == Severity::Error && !d.in_variation)
                 .map(|d| d.span.start)
                 .min();
+            // A first move that was not played (illegal, or no move) is
+            // still where the movetext's moves begin: the start position
+            // before it was reached.
+            let first_move = replay
+                .diagnostics
+                .iter()
+                .filter(|d| d.before.is_some() && !d.in_variation)
+                .map(|d| d.span.start)
+                .fold(first_move, usize::min);
             let trusted = |s: &Seen| {
                 let end = if s.ply == 0 { first_move } else { s.span.end };
                 first_error.is_none_or(|at| end <= at)
@@ -255,6 +264,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                         write_diagnostic(&ctx, &raw, &index, &replay, d, done);
                     }
                 }
+                write_omitted(&ctx, &raw, &replay, done);
             } else if short && !args.skip_short {
                 let _ = writeln!(
                     done.stderr,

@@ -305,6 +305,68 @@ pub fn write_syntax_error<X>(
     }
 }
 
+/// After a game's diagnostics: how many more the replay counted but did
+/// not keep ([`pgnkit::replay::MAX_DIAGNOSTICS`]), as one line (in JSON
+/// with the exact counts).
+pub fn write_omitted<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, done: &mut Done<X>) {
+    let omitted = replay.omitted;
+    if omitted.is_empty() {
+        return;
+    }
+    let (errors, warnings) = if ctx.strict {
+        (omitted.errors + omitted.warnings, 0)
+    } else {
+        (omitted.errors, omitted.warnings)
+    };
+    let mut parts = Vec::new();
+    for (n, what) in [
+        (errors, "error"),
+        (warnings, "warning"),
+        (omitted.notes, "note"),
+    ] {
+        match n {
+            0 => {}
+            1 => parts.push(format!("1 more {what}")),
+            n => parts.push(format!("{n} more {what}s")),
+        }
+    }
+    let message = format!(
+        "… and {} in this game, not shown (at most {} are kept per game)",
+        parts.join(", "),
+        pgnkit::replay::MAX_DIAGNOSTICS
+    );
+    let source = raw.bytes;
+    match ctx.format {
+        Format::Text => {
+            let _ = writeln!(
+                done.stderr,
+                "{}:{}:1: note: game {} ({} - {}): {message}",
+                ctx.path,
+                raw.first_line,
+                raw.number,
+                tag_text(source, replay.white),
+                tag_text(source, replay.black),
+            );
+        }
+        Format::Json => {
+            let white = tag_text(source, replay.white);
+            let black = tag_text(source, replay.black);
+            let mut s = json_head(ctx, raw, 0, (raw.first_line, 1), &white, &black);
+            json_field(&mut s, "severity", Some("note"));
+            s.push(',');
+            json_field(&mut s, "kind", Some("omitted"));
+            let _ = write!(
+                s,
+                ",\"errors\":{errors},\"warnings\":{warnings},\"notes\":{},",
+                omitted.notes
+            );
+            json_field(&mut s, "message", Some(&message));
+            s.push_str("}\n");
+            done.stdout.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
 /// Starts a diagnostic's JSON object: file, game, offset, line, column,
 /// white and black, each followed by a comma.
 fn json_head(

@@ -11,7 +11,8 @@ use super::Exit;
 use super::args::{Format, Inputs, Jobs, Letters, Run, ShowProgress};
 use super::output::Output;
 use super::report::{
-    Context, Done, Stats, TERMINATIONS, game_of, shown, write_diagnostic, write_syntax_error,
+    Context, Done, Stats, TERMINATIONS, game_of, shown, write_diagnostic, write_omitted,
+    write_syntax_error,
 };
 use super::run::{Writer, execute};
 
@@ -90,6 +91,12 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
                 let lines = lines.get_or_insert_with(|| LineIndex::new(raw.bytes, raw.first_line));
                 write_diagnostic(&ctx, &raw, lines, &replay, d, done);
             }
+        }
+        let omitted = replay.omitted;
+        errored |= omitted.errors > 0 || (args.strict && omitted.warnings > 0);
+        warned |= omitted.warnings > 0;
+        if omitted.errors > 0 || !args.quiet {
+            write_omitted(&ctx, &raw, &replay, done);
         }
         done.stats.count(&replay, errored, warned);
     };

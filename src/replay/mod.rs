@@ -138,23 +138,53 @@ pub struct Replay {
     pub white: Option<Span>,
     /// Where the `Black` tag's value is, if present.
     pub black: Option<Span>,
-    /// Every finding, in input order (result checks last).
+    /// The findings, in input order (result checks last): the first
+    /// [`MAX_DIAGNOSTICS`].
     pub diagnostics: Vec<Diagnostic>,
+    /// The findings past [`MAX_DIAGNOSTICS`], counted.
+    pub omitted: Omitted,
+}
+
+/// The most diagnostics a replay keeps for one game. Past it they are
+/// counted by severity ([`Replay::omitted`]): a hostile game with millions
+/// of errors takes no more memory than one with ten thousand.
+pub const MAX_DIAGNOSTICS: usize = 10_000;
+
+/// Diagnostics of one game past [`MAX_DIAGNOSTICS`], by severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Omitted {
+    /// Errors.
+    pub errors: u64,
+    /// Warnings.
+    pub warnings: u64,
+    /// Notes.
+    pub notes: u64,
+}
+
+impl Omitted {
+    /// Whether any diagnostic was omitted.
+    pub fn is_empty(&self) -> bool {
+        self.errors + self.warnings + self.notes == 0
+    }
 }
 
 impl Replay {
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Error)
+        self.omitted.errors > 0
+            || self
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error)
     }
 
     /// Whether any diagnostic is a warning.
     pub fn has_warnings(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity == Severity::Warning)
+        self.omitted.warnings > 0
+            || self
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Warning)
     }
 }
 
@@ -330,6 +360,8 @@ struct Run<'r, 'a, O> {
     /// has been reported.
     over: Option<Termination>,
     over_reported: bool,
+    /// A rules error was among the omitted diagnostics.
+    omitted_rules: bool,
 }
 
 impl Replayer {
@@ -413,7 +445,9 @@ impl Replayer {
                 white: None,
                 black: None,
                 diagnostics: Vec::new(),
+                omitted: Omitted::default(),
             },
+            omitted_rules: false,
             once: [None; Lint::ALL.len()],
             result_span: Span::default(),
             ready: false,
@@ -439,7 +473,28 @@ impl Replayer {
 }
 
 impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
+    /// Whether a diagnostic is kept: the first [`MAX_DIAGNOSTICS`] are,
+    /// the rest are counted.
+    fn keep(&mut self, severity: Severity, kind: &DiagnosticKind) -> bool {
+        if self.replay.diagnostics.len() < MAX_DIAGNOSTICS {
+            return true;
+        }
+        let omitted = &mut self.replay.omitted;
+        match severity {
+            Severity::Error => {
+                omitted.errors += 1;
+                self.omitted_rules |= kind.is_rules();
+            }
+            Severity::Warning => omitted.warnings += 1,
+            Severity::Note => omitted.notes += 1,
+        }
+        false
+    }
+
     fn push(&mut self, severity: Severity, kind: DiagnosticKind, span: Span) {
+        if !self.keep(severity, &kind) {
+            return;
+        }
         let in_variation = self.stack.len() > 1;
         self.replay.diagnostics.push(Diagnostic {
             severity,
@@ -458,6 +513,9 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         span: Span,
         before: &Position,
     ) {
+        if !self.keep(severity, &kind) {
+            return;
+        }
         let in_variation = self.stack.len() > 1;
         self.replay.diagnostics.push(Diagnostic {
             severity,

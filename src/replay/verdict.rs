@@ -109,8 +109,8 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         if self.ready {
             self.replay.position = self.stack.first().map(|f| f.pos);
         }
-        let mut rules = false;
-        let mut errors = false;
+        let mut rules = self.omitted_rules;
+        let mut errors = self.replay.omitted.errors > 0;
         for d in &self.replay.diagnostics {
             if d.severity == Severity::Error {
                 errors = true;
