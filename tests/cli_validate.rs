@@ -326,7 +326,9 @@ fn diagnostics_past_the_cap_are_counted_not_kept() {
     let out = pgnkit_in(&["validate", "--format", "json"], pgn.as_bytes());
     let last = out.stdout.lines().last().unwrap_or_default();
     assert!(
-        last.contains(&format!("\"kind\":\"omitted\",\"errors\":{more},\"warnings\":0")),
+        last.contains(&format!(
+            "\"kind\":\"omitted\",\"errors\":{more},\"warnings\":0"
+        )),
         "{last}"
     );
 }

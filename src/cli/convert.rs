@@ -8,7 +8,7 @@ use pgnkit::convert::{
     Converter, MAX_TREE_MOVES, PgnOptions, PlayError, Required, check_tree_budget, play_game,
 };
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::pgn::{LineIndex, RawGame, TagSelection, WriteOptions, parse_game};
+use pgnkit::pgn::{RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
@@ -16,7 +16,7 @@ use super::Exit;
 use super::args::{Inputs, Jobs, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
 use super::json;
 use super::output::Output;
-use super::report::{Context, Done, game_of, write_diagnostic, write_omitted};
+use super::report::{Context, Done, game_of, write_errors};
 use super::run::{Writer, execute};
 
 /// Rewrite games with their moves in another notation, as PGN in export
@@ -222,13 +222,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         };
         let mut errored = converted.is_none();
         if errored {
-            let index = LineIndex::new(source, raw.first_line);
-            for d in &replay.diagnostics {
-                if d.severity != Severity::Warning {
-                    write_diagnostic(&ctx, &raw, &index, &replay, d, done);
-                }
-            }
-            write_omitted(&ctx, &raw, &replay, done);
+            write_errors(&ctx, &raw, &replay, done);
         }
         if let Some(Err(err)) = converted {
             play_error(&ctx, &raw, &err, done);

@@ -5,14 +5,14 @@ use std::io::Write;
 
 use clap::{Args, ValueEnum};
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::pgn::{LineIndex, Span, unescape};
+use pgnkit::pgn::{Span, unescape};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
 use super::output::Output;
-use super::report::{Context, Done, game_of, write_diagnostic, write_omitted};
+use super::report::{Context, Done, game_of, write_errors};
 use super::run::{Writer, execute};
 
 /// Print positions of each game's mainline as FEN (or EPD), one line per
@@ -258,13 +258,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             done.stdout.extend_from_slice(lines.as_bytes());
             let errored = replay.status != Status::Valid;
             if errored {
-                let index = LineIndex::new(source, raw.first_line);
-                for d in &replay.diagnostics {
-                    if d.severity != Severity::Warning {
-                        write_diagnostic(&ctx, &raw, &index, &replay, d, done);
-                    }
-                }
-                write_omitted(&ctx, &raw, &replay, done);
+                write_errors(&ctx, &raw, &replay, done);
             } else if short && !args.skip_short {
                 let _ = writeln!(
                     done.stderr,

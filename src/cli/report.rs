@@ -305,6 +305,19 @@ pub fn write_syntax_error<X>(
     }
 }
 
+/// A game's errors and notes (not its warnings), and how many more the
+/// replay counted: what a command that writes only valid games reports of
+/// one it skips.
+pub fn write_errors<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, done: &mut Done<X>) {
+    let index = LineIndex::new(raw.bytes, raw.first_line);
+    for d in &replay.diagnostics {
+        if d.severity != Severity::Warning {
+            write_diagnostic(ctx, raw, &index, replay, d, done);
+        }
+    }
+    write_omitted(ctx, raw, replay, done);
+}
+
 /// After a game's diagnostics: how many more the replay counted but did
 /// not keep ([`pgnkit::replay::MAX_DIAGNOSTICS`]), as one line (in JSON
 /// with the exact counts).

@@ -1121,55 +1121,35 @@ mod tests {
     }
 
     /// The tokens of `input` (with the framer's index when it has one)
-    /// as the replayer reads them: moves by `next_move_text` where it
-    /// takes them, everything else by `next_significant`.
+    /// as the movetext reader reads them: moves by `next_move_text` where
+    /// it takes them, everything else by `next_significant`, or with
+    /// `comments` by `next` (move numbers then left out: the lane passes
+    /// over the plain ones).
     fn through_move_lane<'a>(
         input: &'a [u8],
-        comments: Comments<'a>,
+        index: Comments<'a>,
         numbers: bool,
+        comments: bool,
     ) -> Vec<Token<'a>> {
-        let mut tokens = Tokens::with_comments(input, comments);
+        let mut tokens = Tokens::with_comments(input, index);
         let mut out = Vec::new();
         loop {
-            if let Some((text, span)) = tokens.next_move_text(numbers, false) {
+            if let Some((text, span)) = tokens.next_move_text(numbers, comments) {
                 out.push(Token {
                     kind: TokenKind::Move(text),
                     span,
                 });
                 continue;
             }
-            let next = if numbers {
+            let next = if comments {
+                tokens.next()
+            } else if numbers {
                 tokens.next_significant_with_numbers()
             } else {
                 tokens.next_significant()
             };
             match next {
-                Some(token) => out.push(token),
-                None => return out,
-            }
-        }
-    }
-
-    /// The tokens of `input` as a visitor that wants comments reads them:
-    /// moves by `next_move_text`, everything else by `next`; move numbers
-    /// left out (the lane passes over the plain ones).
-    fn through_comment_lane<'a>(
-        input: &'a [u8],
-        comments: Comments<'a>,
-        numbers: bool,
-    ) -> Vec<Token<'a>> {
-        let mut tokens = Tokens::with_comments(input, comments);
-        let mut out = Vec::new();
-        loop {
-            if let Some((text, span)) = tokens.next_move_text(numbers, true) {
-                out.push(Token {
-                    kind: TokenKind::Move(text),
-                    span,
-                });
-                continue;
-            }
-            match tokens.next() {
-                Some(token) if matches!(token.kind, TokenKind::MoveNumber(_)) => {}
+                Some(token) if comments && matches!(token.kind, TokenKind::MoveNumber(_)) => {}
                 Some(token) => out.push(token),
                 None => return out,
             }
@@ -1183,7 +1163,7 @@ mod tests {
         for numbers in [false, true] {
             for round in 0..4000u64 {
                 let soup = scan::soup(round, (round % 70) as usize, alphabet);
-                let lane = through_comment_lane(&soup, Comments::default(), numbers);
+                let lane = through_move_lane(&soup, Comments::default(), numbers, true);
                 let all: Vec<Token<'_>> = Tokens::new(&soup)
                     .filter(|t| !matches!(t.kind, TokenKind::MoveNumber(_)))
                     .collect();
@@ -1219,7 +1199,7 @@ mod tests {
         let mut lanes = 0;
         for numbers in [false, true] {
             let index = Comments::from_spans(game.comments.spans());
-            let lane = through_move_lane(game.bytes, index, numbers);
+            let lane = through_move_lane(game.bytes, index, numbers, false);
             assert_eq!(lane, significant(game.bytes, index, numbers));
             assert!(lane.iter().any(|t| t.kind == TokenKind::EpMark));
             for round in 0..4000u64 {
@@ -1228,7 +1208,7 @@ mod tests {
                     (round % 70) as usize,
                     b"1. e4Nxf3O-O e.p {}()$!?;\n%[]\"*0-1\xe2\x80\xa6 ",
                 );
-                let lane = through_move_lane(&soup, Comments::default(), numbers);
+                let lane = through_move_lane(&soup, Comments::default(), numbers, false);
                 lanes += lane
                     .iter()
                     .filter(|t| matches!(t.kind, TokenKind::Move(_)))
