@@ -24,8 +24,9 @@
 
 use std::borrow::Cow;
 
+use crate::moves::Move;
 use crate::notation::{
-    LetterPolicy, MoveToken, Notation, ParseMoveTokenError, ResolveError, Resolved, Style,
+    LetterPolicy, MoveKind, MoveToken, Notation, ParseMoveTokenError, ResolveError, Resolved, Style,
 };
 use crate::pgn::{
     Comment, CommentKind, Game, Line, MoveNode, MovetextWriter, Outcome, ParsePgnError,
@@ -197,22 +198,45 @@ impl Visitor<'_> for Budget {
 /// The notation every move must be written in (`--from`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Required {
-    /// Short algebraic, English or German letters as the policy says.
+    /// Short algebraic, English or German letters as the policy says. A
+    /// piece move with a whole origin square (`Qh4xe1`) is short algebraic
+    /// where SAN needs both file and rank ([`MoveToken::written_notation`]).
     San,
-    /// Long algebraic.
+    /// Long algebraic, with or without piece letters (`Ng1-f3`, `g1-f3`);
+    /// castling as `O-O`/`O-O-O` or as the king's move (`e1-g1`).
     Long,
-    /// UCI.
+    /// UCI (castling as the king's move, `e1g1`).
     Uci,
 }
 
 impl Required {
-    const fn accepts(self, notation: Notation) -> bool {
-        matches!(
-            (self, notation),
-            (Required::San, Notation::San)
-                | (Required::Long, Notation::Long)
-                | (Required::Uci, Notation::Uci)
-        )
+    /// Whether `token`, resolved to `m` in `before`, is written in this
+    /// notation.
+    fn accepts(self, token: &MoveToken, before: &Position, m: Move) -> bool {
+        match (self, token.kind, token.notation) {
+            // Long algebraic writes castling as SAN does.
+            (Required::San | Required::Long, MoveKind::Castle(_), _)
+            | (Required::Long, _, Notation::Long)
+            | (Required::Uci, _, Notation::Uci)
+            | (Required::San, _, Notation::San) => true,
+            (Required::San, _, Notation::Long) => {
+                token.written_notation(before, m) == Notation::San
+            }
+            _ => false,
+        }
+    }
+
+    /// Checks that `token`, resolved to `m` in `before`, is written in this
+    /// notation.
+    fn check(self, token: &MoveToken, before: &Position, m: Move) -> Result<(), PlayErrorKind> {
+        if self.accepts(token, before, m) {
+            Ok(())
+        } else {
+            Err(PlayErrorKind::Notation {
+                expected: self.name(),
+                found: notation_name(token.notation),
+            })
+        }
     }
 
     const fn name(self) -> &'static str {
@@ -290,13 +314,8 @@ impl Player {
                 Resolved::Null if pos.is_check() => return Err(error(PlayErrorKind::NullInCheck)),
                 Resolved::Null => Played::Null,
             };
-            if let (Some(required), Played::Move(_)) = (self.required, played)
-                && !required.accepts(token.notation)
-            {
-                return Err(error(PlayErrorKind::Notation {
-                    expected: required.name(),
-                    found: notation_name(token.notation),
-                }));
+            if let (Some(required), Played::Move(m)) = (self.required, played) {
+                required.check(&token, &pos, m).map_err(error)?;
             }
             let mut variations = Vec::with_capacity(node.variations.len());
             for variation in &node.variations {
@@ -594,16 +613,10 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
         if self.stopped.is_some() || self.stack.is_empty() {
             return;
         }
-        if let (Some(required), Played::Move(_)) = (self.options.required, played)
-            && !required.accepts(token.notation)
+        if let (Some(required), Played::Move(m)) = (self.options.required, played)
+            && let Err(kind) = required.check(token, before, m)
         {
-            self.stopped = Some(StreamError::Play(PlayError {
-                kind: PlayErrorKind::Notation {
-                    expected: required.name(),
-                    found: notation_name(token.notation),
-                },
-                span,
-            }));
+            self.stopped = Some(StreamError::Play(PlayError { kind, span }));
             return;
         }
         let muted = self.top().muted;
@@ -816,6 +829,53 @@ mod tests {
                 "{}",
                 String::from_utf8_lossy(pgn)
             );
+        }
+    }
+
+    /// Each required notation reads what pgnkit writes in it, and the long
+    /// algebraic of other programs: (start, moves, required, SAN or error).
+    #[test]
+    fn required_notation_reads_what_is_written_in_it() {
+        const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        const QUEENS: &str = "4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1";
+        const LONG: &str = "move written in long algebraic, expected short algebraic";
+        const SHORT_NOT_UCI: &str = "move written in short algebraic, expected UCI";
+        const LONG_NOT_UCI: &str = "move written in long algebraic, expected UCI";
+        const OPENING: &str = "e4 e5 Nf3 Nc6 Bc4 Nf6 O-O";
+        use Required::{Long, San, Uci};
+        #[rustfmt::skip]
+        let cases: &[(&str, &str, Required, Result<&str, &str>)] = &[
+            (START, "e2-e4 e7-e5 Ng1-f3 Nb8-c6 Bf1-c4 Ng8-f6 O-O", Long, Ok(OPENING)),
+            (START, "e2-e4 e7-e5 Sg1-f3 Sb8-c6 Lf1-c4 Sg8-f6 0-0", Long, Ok(OPENING)),
+            (START, "e2-e4 e7-e5 g1-f3 b8-c6 f1-c4 g8-f6 e1-g1", Long, Ok(OPENING)),
+            (START, "e2xe4 e7-e5 Ng1f3 b8xc6 Bf1-c4 g8-f6 Ke1-g1", Long, Ok(OPENING)),
+            (START, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1", Uci, Ok(OPENING)),
+            (START, "e4 e5 Nf3 Nc6 Bc4 Nf6 O-O", San, Ok(OPENING)),
+            (START, "e4 e5 \u{2658}f3 \u{265e}c6 \u{2657}c4 \u{265e}f6 O-O", San, Ok(OPENING)),
+            (START, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 O-O", Uci, Err(SHORT_NOT_UCI)),
+            (START, "e2-e4", Uci, Err(LONG_NOT_UCI)),
+            (START, "e4 e5 g1-f3", San, Err(LONG)),
+            (START, "e4 e5 Ng1f3", San, Err(LONG)),
+            // Full-square disambiguation is SAN where SAN needs it.
+            (QUEENS, "Qa1c3 Kd7 Q1b2", San, Ok("Qa1c3 Kd7 Q1b2")),
+            (QUEENS, "Qa1xc3 Kd7", San, Ok("Qa1c3 Kd7")),
+            (QUEENS, "Da1c3 Kd7 D1b2", San, Ok("Qa1c3 Kd7 Q1b2")),
+            (QUEENS, "\u{2655}a1c3 \u{265a}d7", San, Ok("Qa1c3 Kd7")),
+            (QUEENS, "Qa1-c3 Ke8-d7 Qc1-b2", Long, Ok("Qa1c3 Kd7 Q1b2")),
+            (QUEENS, "Qa1c3 Kd7 Qc1b2", San, Err(LONG)),
+            (QUEENS, "Qa3b3", San, Err(LONG)),
+        ];
+        for &(fen, pgn, required, expected) in cases {
+            let game = parse_game(&RawGame::from_bytes(pgn.as_bytes()));
+            let start = Position::from_fen(fen).unwrap();
+            let got = play_game(&game, &start, LetterPolicy::Auto, Some(required))
+                .map(|line| {
+                    let texts: Vec<String> =
+                        line.moves.iter().map(|m| m.text(Style::SAN)).collect();
+                    texts.join(" ")
+                })
+                .map_err(|e| e.to_string());
+            assert_eq!(got.as_deref().map_err(String::as_str), expected, "{pgn}");
         }
     }
 

@@ -42,11 +42,14 @@ pub struct ConvertArgs {
     #[arg(long, value_enum, default_value_t)]
     to: To,
     /// Notation to read: auto (each move as the reader classifies it:
-    /// SAN, long algebraic, UCI, English or German letters), or one
-    /// notation that every move must be written in (a move written
-    /// otherwise is an error of its game): san, lan, uci, de (SAN with
-    /// German letters; B is a pawn); or json (the JSON lines --to json
-    /// writes, read back as games).
+    /// SAN, long algebraic, UCI, English or German letters, figurines), or
+    /// one notation that every move must be written in (a move written
+    /// otherwise is an error of its game): san, lan (with or without piece
+    /// letters: `Ng1-f3`, `g1-f3`), uci, de (SAN with German letters; B is
+    /// a pawn), de-lan (long algebraic with German letters), figurine (SAN
+    /// with figurines `♘f3`); or json (the JSON lines --to json writes,
+    /// read back as games). Each --to output reads back with the --from of
+    /// the same name.
     #[arg(long, value_enum, default_value_t)]
     from: From,
     /// Give pawns a letter too (`Pe2-e4`, German `Be2-e4`).
@@ -120,6 +123,10 @@ enum From {
     Uci,
     /// SAN, German letters.
     De,
+    /// Long algebraic, German letters.
+    DeLan,
+    /// SAN with figurines.
+    Figurine,
     /// JSON lines as `--to json` writes them (one game object per line).
     Json,
 }
@@ -128,16 +135,16 @@ impl From {
     fn letters(self) -> LetterPolicy {
         match self {
             From::Auto | From::Lan | From::Uci => LetterPolicy::Auto,
-            From::San | From::Json => LetterPolicy::English,
-            From::De => LetterPolicy::German,
+            From::San | From::Figurine | From::Json => LetterPolicy::English,
+            From::De | From::DeLan => LetterPolicy::German,
         }
     }
 
     fn required(self) -> Option<Required> {
         match self {
             From::Auto => None,
-            From::San | From::De | From::Json => Some(Required::San),
-            From::Lan => Some(Required::Long),
+            From::San | From::De | From::Figurine | From::Json => Some(Required::San),
+            From::Lan | From::DeLan => Some(Required::Long),
             From::Uci => Some(Required::Uci),
         }
     }

@@ -171,6 +171,41 @@ const SPELLINGS: [(Spelling, Lint); 8] = [
 ];
 
 impl MoveToken {
+    /// The notation this token is written in, knowing the move `m` it
+    /// resolved to in `before`: its [`notation`](MoveToken::notation),
+    /// except that a piece move with a whole origin square (`Qh4xe1`,
+    /// `Qh4e1`) is SAN when SAN needs both the origin's file and rank (three
+    /// queens can reach `e1`), and long algebraic otherwise. The token does
+    /// not keep its separator, so `Qh4-e1` counts as `Qh4e1`.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{LetterPolicy, MoveToken, Notation, Position};
+    ///
+    /// let queens = Position::from_fen("4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1")?;
+    /// for (text, notation) in [("Qa1c3", Notation::San), ("Qa3b3", Notation::Long)] {
+    ///     let token = MoveToken::parse(text.as_bytes())?;
+    ///     let m = token.resolve(&queens, LetterPolicy::Auto)?.as_move().unwrap();
+    ///     assert_eq!(token.notation, Notation::Long);
+    ///     assert_eq!(token.written_notation(&queens, m), notation, "{text}");
+    /// }
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn written_notation(&self, before: &Position, m: Move) -> Notation {
+        match self.kind {
+            MoveKind::Normal {
+                mover: Mover::Role(_) | Mover::BishopOrPawn,
+                ..
+            } if self.notation == Notation::Long
+                && m.role() != Role::Pawn
+                && disambiguation(before, m) == (true, true) =>
+            {
+                Notation::San
+            }
+            _ => self.notation,
+        }
+    }
+
     /// How this token departs from standard SAN, given the position
     /// `before` it, the move `m` it resolved to and the position `after`
     /// (which the caller has anyway, having played `m`).
@@ -232,8 +267,7 @@ impl MoveToken {
                 }
                 Notation::San => {}
                 Notation::Long => {
-                    let piece = !matches!(mover, Mover::Unnamed) && m.role() != Role::Pawn;
-                    if !(piece && disambiguation(before, m) == (true, true)) {
+                    if self.written_notation(before, m) == Notation::Long {
                         lints.insert(Lint::LongNotation);
                     }
                 }
@@ -294,7 +328,7 @@ mod tests {
     #[test]
     fn table() {
         #[rustfmt::skip]
-        let cases: [(&str, &str, &[Lint]); 30] = [
+        let cases: [(&str, &str, &[Lint]); 33] = [
             (START, "Nf3", &[]),
             (START, "Nf3+", &[CheckNotGiven]),
             (START, "Nf3#", &[MateNotGiven]),
@@ -309,6 +343,9 @@ mod tests {
             (START, "Be4", &[PawnLetter, GermanLetters]),
             (START, "Be2-e4", &[PawnLetter, LongNotation, GermanLetters]),
             (START, "e2-e4", &[LongNotation]),
+            (START, "g1-f3", &[LongNotation]),
+            (START, "g1xf3", &[CaptureNotMade, LongNotation]),
+            (TAKE, "e4d5", &[UciNotation]),
             (MATE, "Ra8#", &[]),
             (MATE, "Ra8", &[MateMissing]),
             (MATE, "Ra8+", &[MateMissing]),

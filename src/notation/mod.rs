@@ -20,7 +20,7 @@
 //! - common variants: `0-0`, `0-0-0`, `e8Q`, `e8(Q)`, `e8/Q`, `Pe4`, `e:d5`,
 //!   `exd6e.p.`/`exd6ep`, `+`, `++`, `#`;
 //! - long algebraic: `e2-e4`, `Ng1-f3`, `Ng1xf3`, `Ng1f3`, `e4xd5`,
-//!   `e7-e8=Q`, `e7-e8Q`;
+//!   `e7-e8=Q`, `e7-e8Q`, and without piece letters `g1-f3`, `e1-g1`;
 //! - UCI: `e2e4`, `e7e8q` (or `e7e8Q`), `e1g1`;
 //! - German letters `K D T L S B` (`Sf3`, `Lxb5`, `Dd1-f3`, `b2-b1=D`,
 //!   `Be2-e4` with `B` for Bauer);
@@ -32,7 +32,14 @@
 //!   piece letter, no separator and at most a bare promotion (`e7e8q`), and
 //!   [`Notation::Long`] otherwise. SAN's rare full-square disambiguation
 //!   (`Qh4xe1`) is text of long algebraic too and reads as `Long`; only the
-//!   position can tell whether the origin was needed.
+//!   position can tell whether the origin was needed
+//!   ([`MoveToken::written_notation`]).
+//! - A token without a piece letter names a pawn in SAN (`e4`, `exd5`). With
+//!   a whole origin square (long algebraic `g1-f3`, `c1xb2`, `e1-g1`; UCI
+//!   `g1f3`) it names the piece on that square, as UCI does, so the long
+//!   algebraic other programs write without letters reads from the board;
+//!   a promotion or an en-passant mark still names a pawn, and an empty
+//!   origin is an error.
 //! - [`Letters`]: `N R Q P` are English, `S L T D` German, `K` both. `B`
 //!   naming the mover is both (bishop or Bauer) unless another letter
 //!   settles it (`Bb7-b8=D` is a German pawn move); as a promotion piece `B`

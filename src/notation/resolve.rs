@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::token::{Letters, MoveKind, MoveToken, Mover, Notation};
+use super::token::{Letters, MoveKind, MoveToken, Mover, Notation, Spelling};
 use crate::{
     attacks,
     bitboard::Bitboard,
@@ -312,8 +312,10 @@ impl fmt::Display for Ambiguity {
 impl MoveToken {
     /// The one legal move in `pos` this token describes.
     ///
-    /// A token without a letter names a pawn in SAN and long algebraic and
-    /// any piece in UCI. A written origin square must hold a piece of the
+    /// A token without a letter names a pawn in SAN. With a whole origin
+    /// square (long algebraic `g1-f3`, UCI `g1f3`) it names the piece on
+    /// that square, or a pawn when it promotes or carries an en-passant
+    /// mark. A written origin square must hold a piece of the
     /// side to move and of the role named. A king moving onto its own
     /// castling rook, or two files along its back rank onto a castling
     /// target, castles. `letters` says how to read `B` ([`LetterPolicy`]).
@@ -566,7 +568,13 @@ impl MoveToken {
         }
         let found = piece.role;
         let named = match mover {
-            Mover::Unnamed if self.notation == Notation::Uci => Some(found),
+            // Long algebraic without letters (pgn-extract's `-Whalg`, FIDE's
+            // long notation written without them) reads the board as UCI
+            // does; only a promotion or an e.p. mark says "pawn".
+            Mover::Unnamed => {
+                let pawn = query.promotion.is_some() || self.spelling.contains(Spelling::EP_MARK);
+                Some(if pawn { Role::Pawn } else { found })
+            }
             Mover::BishopOrPawn if matches!(found, Role::Bishop | Role::Pawn) => {
                 match self.bishop_or_pawn(mover, letters) {
                     None => Some(found),
@@ -843,7 +851,8 @@ mod tests {
             (START, "Nd2", Auto, illegal(CaptureOwn { to: sq("d2"), role: Pawn })),
             (START, "e3e4", Auto, illegal(EmptyOrigin { from: sq("e3") })),
             (START, "e7e5", Auto, illegal(OpponentPiece { from: sq("e7"), role: Pawn })),
-            (START, "g1-f3", Auto, illegal(WrongPiece { from: sq("g1"), named: Some(Pawn), found: Knight })),
+            (START, "g1-f3=Q", Auto, illegal(WrongPiece { from: sq("g1"), named: Some(Pawn), found: Knight })),
+            (START, "b1xc3ep", Auto, illegal(WrongPiece { from: sq("b1"), named: Some(Pawn), found: Knight })),
             (START, "Bg1-f3", Auto, illegal(WrongPiece { from: sq("g1"), named: None, found: Knight })),
             (START, "Qg1-f3", Auto, illegal(WrongPiece { from: sq("g1"), named: Some(Queen), found: Knight })),
             (START, "O-O", Auto, illegal(CastlingBlocked { side: KingSide, square: sq("f1") })),
@@ -926,9 +935,10 @@ mod tests {
             ),
             (
                 START,
-                "g1-f3",
+                "g1-f3=Q",
                 "illegal move: g1 holds a knight, not a pawn",
             ),
+            (START, "e3-e4", "illegal move: no piece on e3"),
             (START, "e7e5", "illegal move: e7 holds the opponent's pawn"),
             (
                 START,
@@ -959,6 +969,83 @@ mod tests {
         for (fen, token, message) in cases {
             let err = resolve(fen, token, LetterPolicy::Auto).unwrap_err();
             assert_eq!(err.to_string(), message, "{fen} {token}");
+        }
+    }
+
+    /// The move in UCI, or the error.
+    type Expected = Result<&'static str, ResolveError>;
+
+    /// Every spelling pgnkit writes, and the long algebraic of other
+    /// programs, read back: (FEN, token, notation as parsed, policy, the
+    /// move in UCI or the error).
+    #[test]
+    fn long_tokens_without_letters_and_full_disambiguation() {
+        use LetterPolicy::{Auto, English, German};
+        use Notation::{Long, San, Uci};
+        use Role::*;
+        const CASTLE: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        const BISHOP: &str = "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1";
+        const PROMOTE: &str = "3nk3/4P3/8/8/8/8/8/4K3 w - - 0 1";
+        const QUEENS: &str = "4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1";
+        const EP: &str = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+        const CHESS960: &str = "1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1";
+        let illegal = |r: IllegalReason| Err(ResolveError::Illegal(r));
+        #[rustfmt::skip]
+        let cases: Vec<(&str, &str, Notation, LetterPolicy, Expected)> = vec![
+            // Hyphenated squares: the piece on the origin moves.
+            (START, "g1-f3", Long, Auto, Ok("g1f3")),
+            (START, "g1-f3", Long, German, Ok("g1f3")),
+            (START, "g1-f3+", Long, English, Ok("g1f3")),
+            (START, "e2-e4", Long, Auto, Ok("e2e4")),
+            (START, "g1f3", Uci, Auto, Ok("g1f3")),
+            (BISHOP, "c1-b2", Long, Auto, Ok("c1b2")),
+            (BISHOP, "c1b2", Uci, Auto, Ok("c1b2")),
+            (PROMOTE, "e1-d2", Long, Auto, Ok("e1d2")),
+            // A capture mark is read; lints compare it with the board.
+            (PROMOTE, "e7xd8=Q", Long, Auto, Ok("e7d8q")),
+            (PROMOTE, "e7-e8=Q", Long, Auto, illegal(Unreachable { role: Some(Pawn), to: sq("e8") })),
+            (PROMOTE, "e7-d8", Long, Auto, illegal(PromotionMissing { to: sq("d8") })),
+            (PROMOTE, "e7-d8Q", Long, Auto, Ok("e7d8q")),
+            (PROMOTE, "e7d8n", Uci, Auto, Ok("e7d8n")),
+            (EP, "e5xd6", Long, Auto, Ok("e5d6")),
+            (EP, "e5xd6ep", Long, Auto, Ok("e5d6")),
+            // Castling as the king's move, or king takes rook.
+            (CASTLE, "e1-g1", Long, Auto, Ok("e1g1")),
+            (CASTLE, "e1-c1", Long, Auto, Ok("e1c1")),
+            (CASTLE, "e1xh1", Long, Auto, Ok("e1g1")),
+            (CASTLE, "e1g1", Uci, Auto, Ok("e1g1")),
+            (CASTLE, "O-O-O", San, Auto, Ok("e1c1")),
+            (CASTLE, "e1-f1", Long, Auto, Ok("e1f1")),
+            (CHESS960, "b1-a1", Long, Auto, Ok("b1a1")),
+            // Strict: the origin must hold a piece of the side to move, a
+            // promotion or an e.p. mark names a pawn, the rest as usual.
+            (START, "e3-e4", Long, Auto, illegal(EmptyOrigin { from: sq("e3") })),
+            (START, "g8-f6", Long, Auto, illegal(OpponentPiece { from: sq("g8"), role: Knight })),
+            (START, "d1-d3", Long, Auto, illegal(Unreachable { role: Some(Queen), to: sq("d3") })),
+            (START, "g1-e2", Long, Auto, illegal(CaptureOwn { to: sq("e2"), role: Pawn })),
+            (PROMOTE, "e1-e2=Q", Long, Auto, illegal(WrongPiece { from: sq("e1"), named: Some(Pawn), found: King })),
+            (PROMOTE, "e1d1q", Uci, Auto, illegal(WrongPiece { from: sq("e1"), named: Some(Pawn), found: King })),
+            (EP, "e1xd2ep", Long, Auto, illegal(WrongPiece { from: sq("e1"), named: Some(Pawn), found: King })),
+            (CASTLE, "e1-b1", Long, Auto, illegal(Unreachable { role: Some(King), to: sq("b1") })),
+            // SAN's full-square disambiguation, with and without `x`.
+            (QUEENS, "Qa1c3", Long, Auto, Ok("a1c3")),
+            (QUEENS, "Qa1xc3", Long, English, Ok("a1c3")),
+            (QUEENS, "Da1c3", Long, German, Ok("a1c3")),
+            (QUEENS, "\u{2655}a1c3", Long, Auto, Ok("a1c3")),
+            (QUEENS, "Qc3", San, Auto, Err(ResolveError::Ambiguous { role: Queen, to: sq("c3"), from: bb("a1 a3 c1") })),
+            (QUEENS, "Q1c3", San, Auto, Err(ResolveError::Ambiguous { role: Queen, to: sq("c3"), from: bb("a1 c1") })),
+            (QUEENS, "Qac3", San, Auto, Err(ResolveError::Ambiguous { role: Queen, to: sq("c3"), from: bb("a1 a3") })),
+            (QUEENS, "Qa2c3", Long, Auto, illegal(EmptyOrigin { from: sq("a2") })),
+        ];
+        for (fen, text, notation, letters, expected) in cases {
+            let pos = Position::from_fen(fen).unwrap();
+            let token = MoveToken::parse(text.as_bytes()).unwrap();
+            assert_eq!(token.notation, notation, "{text}");
+            let got = token.resolve(&pos, letters).map(|r| {
+                let m = r.as_move().unwrap();
+                crate::notation::Style::UCI.text(&pos, m).to_string()
+            });
+            assert_eq!(got.as_deref().map_err(|e| *e), expected, "{fen} {text}");
         }
     }
 

@@ -9,7 +9,9 @@ use crate::square::{File, Rank, Square};
 /// Which piece a token names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Mover {
-    /// No letter: a pawn in SAN and long algebraic, any piece in UCI.
+    /// No letter: a pawn in SAN; in long algebraic and UCI, which write the
+    /// whole origin square, the piece standing there (a pawn when the token
+    /// promotes or carries an en-passant mark).
     Unnamed,
     /// A letter or figurine that names exactly one role (`N`, `S`, `P`, `♘` …).
     Role(Role),
@@ -910,6 +912,10 @@ mod tests {
             ("e7-e8Q", token(normal(u, "e7", false, "e8", Some(Queen)), Long, L::English, BARE, None)),
             ("e7e8=Q", token(normal(u, "e7", false, "e8", Some(Queen)), Long, L::English, STD, None)),
             ("e1-c1", token(normal(u, "e1", false, "c1", None), Long, L::None, STD, None)),
+            ("g1-f3", token(normal(u, "g1", false, "f3", None), Long, L::None, STD, None)),
+            ("c1xb2+", token(normal(u, "c1", true, "b2", None), Long, L::None, STD, CHECK)),
+            ("Qb2c3", token(normal(role(Queen), "b2", false, "c3", None), Long, L::English, STD, None)),
+            ("Db2xc3", token(normal(role(Queen), "b2", true, "c3", None), Long, L::German, STD, None)),
             ("Pe2-e4+", token(normal(role(Pawn), "e2", false, "e4", None), Long, L::English, PAWN, CHECK)),
             // UCI
             ("e2e4", token(normal(u, "e2", false, "e4", None), Uci, L::None, STD, None)),
@@ -936,6 +942,8 @@ mod tests {
             ("♞xf6+", token(normal(role(Knight), "", true, "f6", None), San, L::Figurine, STD, CHECK)),
             ("♗b5", token(normal(role(Bishop), "", false, "b5", None), San, L::Figurine, STD, None)),
             ("♔e2", token(normal(role(King), "", false, "e2", None), San, L::Figurine, STD, None)),
+            ("♚d7", token(normal(role(King), "", false, "d7", None), San, L::Figurine, STD, None)),
+            ("♕b2c3", token(normal(role(Queen), "b2", false, "c3", None), Long, L::Figurine, STD, None)),
             ("♛d1-h5", token(normal(role(Queen), "d1", false, "h5", None), Long, L::Figurine, STD, None)),
             ("♙e4", token(normal(role(Pawn), "", false, "e4", None), San, L::Figurine, PAWN, None)),
             ("e8=♕", token(normal(u, "", false, "e8", Some(Queen)), San, L::Figurine, STD, None)),
