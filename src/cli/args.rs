@@ -32,11 +32,6 @@ pub const PGN_FILES: &str = "PGN files, plain or compressed; `-` or none: standa
 /// The help of [`Jobs`] for commands that make no point of one job.
 pub const WORKERS: &str = "Worker threads (0: one per core)";
 
-/// The help of [`OutputFile`] for commands that write the output file at
-/// the end of the run.
-pub const REPLACED_ON_SUCCESS: &str =
-    "Write to FILE instead of standard output (replaced only on success)";
-
 /// The alphabet of piece letters (`--lang`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Lang {
@@ -114,7 +109,15 @@ impl Letters {
 /// Where the output goes (`-o`).
 #[derive(Debug, Args)]
 pub struct OutputFile {
-    /// Write to FILE instead of standard output (never one of the inputs).
+    /// Write to FILE instead of standard output; FILE is replaced only if
+    /// every input was read.
+    ///
+    /// The output goes to a temporary file beside FILE, moved into place
+    /// when the run has read every input: exit status 0, or 1 (some game
+    /// had an error; the output is complete for what was valid). A missing
+    /// or unreadable input (status 2), any other error, or SIGINT, SIGTERM
+    /// or SIGHUP removes the temporary file and leaves an existing FILE as
+    /// it was. FILE is neither a directory nor one of the inputs.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

@@ -13,7 +13,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
-use super::args::{Inputs, Jobs, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
+use super::args::{Inputs, Jobs, OutputFile, Run, ShowProgress};
 use super::json;
 use super::output::Output;
 use super::report::{Context, Done, game_of, write_errors};
@@ -32,7 +32,6 @@ use super::run::{Writer, execute};
 /// Exit status: 0 every game converted, 1 some game was not, 2 usage or
 /// I/O error.
 #[derive(Debug, Args)]
-#[command(mut_arg("output", |a| a.help(REPLACED_ON_SUCCESS)))]
 pub struct ConvertArgs {
     #[command(flatten)]
     inputs: Inputs,
@@ -187,8 +186,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
     if args.from == From::Json {
         let errors = from_json(args, &pgn_options, &options, &mut out)?;
-        out.finish()?;
-        return Ok(if errors { Exit::Errors } else { Exit::Ok });
+        return out.close(if errors { Exit::Errors } else { Exit::Ok });
     }
     let game = |(replayer, converter): &mut (PooledReplayer, Converter),
                 item: &Item<'_>,
@@ -245,8 +243,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     let init = || (PooledReplayer::take(), Converter::new());
     execute(&run, &mut writer, init, game)?;
     let (stats, io_error) = (writer.stats, writer.io_error);
-    out.finish()?;
-    Ok(if io_error {
+    out.close(if io_error {
         Exit::Usage
     } else if stats.errors + stats.unsupported > 0 {
         Exit::Errors

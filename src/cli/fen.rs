@@ -10,7 +10,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
-use super::args::{Inputs, Jobs, Letters, OutputFile, REPLACED_ON_SUCCESS, Run, ShowProgress};
+use super::args::{Inputs, Jobs, Letters, OutputFile, Run, ShowProgress};
 use super::output::Output;
 use super::report::{Context, Done, game_of, write_errors};
 use super::run::{Writer, execute};
@@ -34,7 +34,6 @@ use super::run::{Writer, execute};
 #[derive(Debug, Args)]
 #[command(
     mut_arg("lang", |a| a.help("Piece-letter alphabet: auto, en, de (B = Bauer)")),
-    mut_arg("output", |a| a.help(REPLACED_ON_SUCCESS)),
 )]
 pub struct FenArgs {
     #[command(flatten)]
@@ -279,8 +278,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         game,
     )?;
     let (stats, io_error) = (writer.stats, writer.io_error);
-    out.finish()?;
-    Ok(if io_error {
+    out.close(if io_error {
         Exit::Usage
     } else if stats.errors + stats.unsupported > 0 {
         Exit::Errors

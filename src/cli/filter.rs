@@ -213,8 +213,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     if args.count {
         writeln!(out, "{}", written)?;
     }
-    out.finish()?;
-    Ok(if io_error {
+    out.close(if io_error {
         Exit::Usage
     } else if written == 0 {
         Exit::Errors

@@ -2,21 +2,34 @@
 //!
 //! On a terminal output is line-buffered, so a person sees each line as it
 //! is made; into a pipe or file it is block-buffered, which is much faster.
-//! `-o FILE` writes to a temporary file beside the target and renames it on
-//! success, so a failed run never leaves a half-written file in its place,
-//! and refuses to write over any of the inputs.
+//!
+//! `-o FILE` never destroys: the results are written to a temporary file
+//! beside the target (`.FILE.pgnkit-PID.tmp`), which is moved into place
+//! only when every input was read ([`Output::close`]). A run that stops on
+//! an error, or that SIGINT, SIGTERM or SIGHUP ends, removes the temporary
+//! file and leaves an existing FILE as it was. The output refuses to be a
+//! directory or one of the inputs, before any input is read, and its
+//! messages name FILE as given, never the temporary file.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, IsTerminal, LineWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
 use anyhow::{Context, bail};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+use super::Exit;
 
 /// A buffered destination for results.
 pub struct Output {
     sink: Sink,
-    /// For `-o FILE`: the temporary file and the final name.
-    rename: Option<(PathBuf, PathBuf)>,
+    /// For `-o FILE`: FILE as given, for messages.
+    target: Option<PathBuf>,
+    /// For a regular FILE: the temporary file written until it is moved
+    /// into place.
+    temporary: Option<PathBuf>,
 }
 
 enum Sink {
@@ -27,6 +40,10 @@ enum Sink {
 impl Output {
     /// Opens standard output, or `path` if given; `inputs` are the files the
     /// run reads, which the output must not replace.
+    ///
+    /// # Errors
+    /// `path` is a directory or one of the inputs, or it cannot be
+    /// created; the message names `path`.
     pub fn open(path: Option<&Path>, inputs: &[PathBuf]) -> anyhow::Result<Output> {
         let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
             let stdout = io::stdout();
@@ -35,8 +52,13 @@ impl Output {
             } else {
                 Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(stdout)))
             };
-            return Ok(Output { sink, rename: None });
+            return Ok(Output {
+                sink,
+                target: None,
+                temporary: None,
+            });
         };
+        refuse_directories(path)?;
         refuse_overwriting_inputs(path, inputs)?;
         if is_special(path) {
             // A device or pipe (`-o /dev/null`, a FIFO) is written in
@@ -47,36 +69,135 @@ impl Output {
                 .with_context(|| format!("cannot open {}", path.display()))?;
             return Ok(Output {
                 sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
-                rename: None,
+                target: Some(path.to_path_buf()),
+                temporary: None,
             });
         }
+        remove_temporaries_on_signals();
         let tmp = temporary_name(path);
-        let file =
-            File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let file = {
+            // Created and registered under one lock: a signal handled in
+            // between would miss the file.
+            let mut temporaries = temporaries();
+            let file =
+                File::create(&tmp).with_context(|| format!("cannot create {}", path.display()))?;
+            temporaries.push(tmp.clone());
+            file
+        };
         Ok(Output {
             sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
-            rename: Some((tmp, path.to_path_buf())),
+            target: Some(path.to_path_buf()),
+            temporary: Some(tmp),
         })
     }
 
+    /// Ends the output of a run that ends with `exit`, and returns `exit`.
+    ///
+    /// A file is moved into place unless an input could not be read
+    /// ([`Exit::Usage`]): then its temporary file is removed and an
+    /// existing file stays as it was. A run whose games had errors
+    /// ([`Exit::Errors`]) read every input, so its output is complete for
+    /// the games that were valid and is written.
+    ///
+    /// # Errors
+    /// The output cannot be written or moved into place.
+    pub fn close(self, exit: Exit) -> anyhow::Result<Exit> {
+        if exit == Exit::Usage {
+            self.abort();
+        } else {
+            self.finish()?;
+        }
+        Ok(exit)
+    }
+
     /// Flushes everything and, for a file, moves it into place.
+    ///
+    /// # Errors
+    /// The output cannot be written or moved into place.
     pub fn finish(mut self) -> anyhow::Result<()> {
-        self.flush()?;
-        if let Some((tmp, path)) = self.rename.take() {
-            fs::rename(&tmp, &path)
-                .with_context(|| format!("cannot move {} to {}", tmp.display(), path.display()))?;
+        if let Err(err) = self.flush() {
+            return Err(match &self.target {
+                Some(path) => {
+                    anyhow::Error::new(err).context(format!("cannot write {}", path.display()))
+                }
+                None => err.into(),
+            });
+        }
+        if let (Some(tmp), Some(path)) = (self.temporary.take(), &self.target) {
+            let mut temporaries = temporaries();
+            let moved = fs::rename(&tmp, path);
+            if moved.is_err() {
+                let _ = fs::remove_file(&tmp);
+            }
+            forget(&mut temporaries, &tmp);
+            moved.with_context(|| format!("cannot write {}", path.display()))?;
         }
         Ok(())
+    }
+
+    /// Gives up: what went to standard output or a device stays there, a
+    /// temporary file is removed.
+    pub fn abort(mut self) {
+        if self.temporary.is_none() {
+            let _ = self.flush();
+        }
+        // Dropping removes the temporary file.
     }
 }
 
 impl Drop for Output {
     fn drop(&mut self) {
         // Not finished: the run failed, so the partial file must not survive.
-        if let Some((tmp, _)) = self.rename.take() {
-            let _ = fs::remove_file(tmp);
+        if let Some(tmp) = self.temporary.take() {
+            let mut temporaries = temporaries();
+            let _ = fs::remove_file(&tmp);
+            forget(&mut temporaries, &tmp);
         }
     }
+}
+
+/// The temporary files not yet moved into place, which a terminating
+/// signal removes.
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
+    // A panic elsewhere leaves the list as valid as it was.
+    TEMPORARIES.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn forget(temporaries: &mut Vec<PathBuf>, tmp: &Path) {
+    temporaries.retain(|t| t != tmp);
+}
+
+/// From now on, SIGINT, SIGTERM and SIGHUP remove the temporary files and
+/// end the process with status 128 + the signal's number (130 for
+/// SIGINT), as a shell reports a process that the signal killed.
+///
+/// Installed only by a run that writes a temporary file, on a thread of
+/// its own: the handler must take a lock and remove files, which a signal
+/// handler proper may not do.
+fn remove_temporaries_on_signals() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        // Without a handler the signals keep their default action; only
+        // a temporary file may then be left behind.
+        let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    // The lock is kept until the process ends, so no
+                    // temporary file is created or moved after this.
+                    let temporaries = temporaries();
+                    for tmp in temporaries.iter() {
+                        let _ = fs::remove_file(tmp);
+                    }
+                    std::process::exit(128 + signal);
+                }
+            });
+    });
 }
 
 impl Write for Output {
@@ -115,6 +236,23 @@ fn temporary_name(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.pgnkit-{}.tmp", std::process::id()))
 }
 
+/// A directory cannot be the output: neither one that exists nor a name
+/// that ends in a separator (`-o out/`).
+fn refuse_directories(path: &Path) -> anyhow::Result<()> {
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        bail!("-o {}: is a directory", path.display());
+    }
+    let text = path.as_os_str().as_encoded_bytes();
+    if text.is_empty()
+        || text
+            .last()
+            .is_some_and(|&b| std::path::is_separator(b.into()))
+    {
+        bail!("-o {}: not a file name", path.display());
+    }
+    Ok(())
+}
+
 fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
     let Ok(target) = fs::canonicalize(path) else {
         return Ok(()); // does not exist yet, so it is no input
@@ -140,7 +278,7 @@ mod tests {
         assert!(!is_special(Path::new("Cargo.toml")));
         assert!(!is_special(Path::new("no-such-file")));
         let mut out = Output::open(Some(Path::new("/dev/null")), &[]).unwrap();
-        assert!(out.rename.is_none());
+        assert!(out.temporary.is_none());
         out.write_all(b"x").unwrap();
         out.finish().unwrap();
         let meta = fs::metadata("/dev/null").unwrap();
@@ -172,5 +310,40 @@ mod tests {
             .unwrap();
         assert!(err.to_string().contains("one of the inputs"));
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn close_replaces_the_file_unless_an_input_was_not_read() {
+        let dir = std::env::temp_dir().join(format!("pgnkit-close-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("out.txt");
+        for (exit, expected) in [
+            (Exit::Usage, b"old\n"),
+            (Exit::Errors, b"new\n"),
+            (Exit::Ok, b"new\n"),
+        ] {
+            fs::write(&target, b"old\n").unwrap();
+            let mut out = Output::open(Some(&target), &[]).unwrap();
+            let tmp = out.temporary.clone().unwrap();
+            assert!(temporaries().contains(&tmp));
+            out.write_all(b"new\n").unwrap();
+            assert_eq!(out.close(exit).unwrap(), exit);
+            assert_eq!(fs::read(&target).unwrap(), expected, "{exit:?}");
+            assert!(!tmp.exists(), "{exit:?}");
+            assert!(!temporaries().contains(&tmp), "{exit:?}");
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn directories_are_refused() {
+        for path in [".", "src", "src/", "no-such-dir/", ""] {
+            let err = Output::open(Some(Path::new(path)), &[]).err().unwrap();
+            let message = err.to_string();
+            assert!(
+                message.ends_with("is a directory") || message.ends_with("not a file name"),
+                "{path}: {message}"
+            );
+        }
     }
 }

@@ -192,6 +192,8 @@ fn human(s: &Summary, n: usize) -> String {
 
 /// Runs `pgnkit stats`.
 pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
+    // Opened before any input is read: a bad `-o` is found at once.
+    let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     let mut total = Summary::default();
     let mut io_error = false;
     if args.merge {
@@ -277,15 +279,13 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
         io_error = writer.io_error;
         total = writer.extra;
     }
-    let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     if args.json {
         serde_json::to_writer(&mut out, &total)?;
         writeln!(out)?;
     } else {
         out.write_all(human(&total, args.top).as_bytes())?;
     }
-    out.finish()?;
-    Ok(if io_error { Exit::Usage } else { Exit::Ok })
+    out.close(if io_error { Exit::Usage } else { Exit::Ok })
 }
 
 #[cfg(test)]

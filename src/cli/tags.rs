@@ -142,8 +142,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     let mut writer = Writer::new(&mut out, &run);
     execute(&run, &mut writer, PooledReplayer::take, game)?;
     let io_error = writer.io_error;
-    out.finish()?;
-    Ok(if io_error { Exit::Usage } else { Exit::Ok })
+    out.close(if io_error { Exit::Usage } else { Exit::Ok })
 }
 
 /// Appends one row in the chosen format.
