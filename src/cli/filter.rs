@@ -23,22 +23,40 @@ use super::run::{Writer, execute};
 /// fields and positions replay the mainline.
 ///
 /// Expression language (-e):
-///   Tags by exact name, compared with  =  !=  <  <=  >  >=  (numbers when
-///   both sides are numbers, else text),  ~  (case-insensitive substring),
-///   =~ /regex/  or  =~ /regex/i,  !~ /regex/,  in LOW..HIGH.
-///   Values: a word (Carlsen, 2400, B20, 2020.01.01) or a "quoted string"
-///   (\" and \\ escape).
-///   Date tags (*Date) compare as day ranges and hold only if they hold for
-///   every day the date allows: 2020.??.?? >= 2020.01.01, but ????.??.?? is
-///   neither before nor after anything; Date = 2019.??.?? is any day of 2019.
-///   A missing tag makes every comparison on it false (!= too).
+///   FIELD OP VALUE or FIELD OP FIELD with  =  !=  <  <=  >  >=,  ~ TEXT
+///   (case-insensitive substring),  =~ /regex/  or  =~ /regex/i,  !~ /regex/,
+///   in LOW..HIGH (inclusive). Values: a word (Carlsen, 2400, B20, 2020.06)
+///   or a "quoted string" (\" and \\ escape).
+///   Every field has a type, and a value or field of another type is an
+///   error: numbers (WhiteElo, BlackElo, WhiteDays, BlackDays, PlyCount,
+///   elo, plies, moves, TimeControl.base/.increment/.moves), dates (Date,
+///   EventDate, UTCDate, any *Date tag), text (White, Black, Event, Site,
+///   ECO, eco, player, …), Result (1-0 0-1 1/2-1/2 *), TimeControl (= and
+///   != only: TimeControl = 300+2), winner (white, black, draw, none; from
+///   Result) and status (= and != only). Unlisted tags (Round, WhitemyELO,
+///   mySchachNr) compare as numbers when both sides are numbers, else text.
+///   ~ =~ !~ search the text of tags, player, elo and eco only.
+///   Names: a lower-case name is a pseudo-field, a name with a capital a
+///   tag; one that differs from a known field only in case (white, Elo) or
+///   by one letter (WhitElo) is an error naming the field meant; tag:Name
+///   is the tag Name, spelt exactly so.
+///   A bare word on the right that names a known field of a comparable
+///   type is that field: WhiteElo > BlackElo, Date < EventDate; quote it to
+///   compare with the text ("Black").
+///   Dates compare with dates, months and years as day ranges and hold only
+///   if they hold for every day the date allows: Date >= 2020 is from
+///   2020.01.01, Date < 2020 before it, Date = 2019 any day of 2019,
+///   Date >= 2020.06 from June; 2020.??.?? >= 2020.01.01, but ????.??.?? is
+///   neither before nor after anything.
+///   A missing tag, or a value not of its field's type (WhiteElo "?"),
+///   makes every comparison on it false (!= too).
 ///   TimeControl.base, .increment, .moves: the first period of the
 ///   TimeControl tag (40/7200:3600, 300+2, *60, 10/2592000; - and ? have none).
 ///   Pseudo-fields: player (White or Black), elo (WhiteElo or BlackElo),
-///   eco (ECO), winner (white, black, draw, none; from Result); from the
-///   board: plies, moves, valid, status (checkmate, stalemate, insufficient,
-///   repetition, threefold, fivefold, fifty, seventyfive, unfinished,
-///   incomplete = mainline not playable to its end).
+///   eco (ECO), winner; from the board: plies, moves, valid, status
+///   (checkmate, stalemate, insufficient, repetition, threefold, fivefold,
+///   fifty, seventyfive, unfinished, incomplete = mainline not playable to
+///   its end).
 ///   Positions (some mainline position, the start included):
 ///   reaches "FEN" (placement and side to move; the side may be left out),
 ///   material KQ vs KR (exactly these pieces, White's first).
@@ -46,7 +64,8 @@ use super::run::{Writer, execute};
 ///
 /// Examples:
 ///   pgnkit filter -e 'WhiteDays < 5' corr.pgn
-///   pgnkit filter -e 'eco in B20..B99 and winner = black and elo >= 2400 and Date >= 2020.01.01' x.pgn
+///   pgnkit filter -e 'eco in B20..B99 and winner = black and elo >= 2400 and Date >= 2020' x.pgn
+///   pgnkit filter -e 'WhiteElo < BlackElo and winner = white' x.pgn
 ///   pgnkit filter -e 'status = stalemate' --count x.pgn
 ///   pgnkit filter -e 'reaches "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w"' x.pgn
 ///   pgnkit filter --player Carlsen --result 1-0 --min-plies 60 x.pgn

@@ -96,6 +96,31 @@ impl std::str::FromStr for PgnDate {
 }
 
 impl PgnDate {
+    /// A date or the start of one, as a filter writes it: a year (`2020`),
+    /// a month (`2020.06`) or a PGN date (`2020.06.15`, `2020.??.??`), each
+    /// the range of days it names.
+    ///
+    /// # Errors
+    /// A text in none of these forms.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::filter::PgnDate;
+    /// let year = PgnDate::from_period("2020").unwrap();
+    /// assert_eq!((year.first, year.last), (20200101, 20201231));
+    /// let month = PgnDate::from_period("2020.06").unwrap();
+    /// assert_eq!((month.first, month.last), (20200601, 20200631));
+    /// assert!(PgnDate::from_period("20200").is_err());
+    /// ```
+    pub fn from_period(text: &str) -> Result<PgnDate, ParseDateError> {
+        let text = text.trim();
+        match text.bytes().filter(|&b| b == b'.').count() {
+            0 => format!("{text}.??.??").parse(),
+            1 => format!("{text}.??").parse(),
+            _ => text.parse(),
+        }
+    }
+
     /// Whether the date is fully unknown.
     pub fn is_unknown(&self) -> bool {
         self.first == 0 && self.last == LAST_DAY
@@ -123,6 +148,30 @@ mod tests {
         ];
         for (text, expected) in cases {
             let got = text.parse::<PgnDate>().ok().map(|d| (d.first, d.last));
+            assert_eq!(got, expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn periods_are_years_months_or_dates() {
+        let cases = [
+            ("2020", Some((20200101, 20201231))),
+            ("2020.06", Some((20200601, 20200631))),
+            ("2020.??", Some((20200101, 20201231))),
+            ("2020.06.15", Some((20200615, 20200615))),
+            ("2020.??.??", Some((20200101, 20201231))),
+            ("????", Some((0, 99991231))),
+            ("0999", Some((9990101, 9991231))),
+            ("999", None),
+            ("20200", None),
+            ("2020.6", None),
+            ("2020.13", None),
+            ("2020.06.15.", None),
+            ("2020-06", None),
+            ("", None),
+        ];
+        for (text, expected) in cases {
+            let got = PgnDate::from_period(text).ok().map(|d| (d.first, d.last));
             assert_eq!(got, expected, "{text}");
         }
     }

@@ -1,5 +1,5 @@
-//! Selecting games: a small expression language over tags, fields the
-//! replay finds out (plies, status, …) and positions.
+//! Selecting games: a small typed expression language over tags, fields
+//! the replay finds out (plies, status, …) and positions.
 //!
 //! ```text
 //! filter    := or
@@ -8,31 +8,48 @@
 //! unary     := "not" unary | primary
 //! primary   := "(" or ")" | "valid" | "true"
 //!            | "reaches" STRING | "material" PIECES "vs" PIECES
-//!            | FIELD OP VALUE | FIELD "=~" REGEX | FIELD "in" LOW..HIGH
-//! OP        := "=" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "~" | "=~" | "!~"
+//!            | FIELD OP (VALUE | FIELD) | FIELD ("=~" | "!~") REGEX
+//!            | FIELD "in" LOW..HIGH
+//! OP        := "=" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "~"
 //! VALUE     := WORD | STRING           (STRING: "…" with \" and \\)
 //! REGEX     := /…/ or /…/i             (\/ for a slash)
 //! ```
 //!
-//! A `FIELD` is a tag name (`White`, `WhiteDays`, `ECO`, any other), a part
-//! of the time control (`TimeControl.base`, `.increment`, `.moves`) or a
+//! A `FIELD` is a tag (a name with an upper-case letter: `White`,
+//! `WhiteDays`, `mySchachNr`; or `tag:Name` for any spelling), a part of
+//! the time control (`TimeControl.base`, `.increment`, `.moves`) or a
 //! pseudo-field (lower case): `plies`, `moves`, `status`, `winner`,
-//! `player` (White or Black), `elo` (WhiteElo or BlackElo), `eco`.
+//! `player` (White or Black), `elo` (WhiteElo or BlackElo), `eco`. How a
+//! name becomes a field, and which names are mistakes, is [`Field::resolve`].
+//!
+//! Every field has a [`FieldType`]; the value (or field) on the right is
+//! read as that type, and one that cannot be is a
+//! [`ParseFilterErrorKind::Mismatch`]: `Date > Carlsen`, `WhiteElo > abc`,
+//! `White = WhiteElo`, `status > 3`. Operators a type lacks are
+//! [`ParseFilterErrorKind::BadOperator`]: `status > mate`, `plies ~ 3`.
 //!
 //! Comparison rules:
-//! - `~` is a case-insensitive substring test, `=~` a regex search.
-//! - `=`, `!=` compare numbers when both sides are numbers, else text
-//!   exactly; `<`, `<=`, `>`, `>=` compare numbers when both sides are
-//!   numbers, text (byte order) when the value is not a number, and are
-//!   false for a non-numeric tag against a number.
-//! - Tags ending in `Date` compare as [`PgnDate`] ranges and hold only when
-//!   they hold for *every* day the date allows: `Date >= 2020.01.01` holds
-//!   for `2020.??.??` but not for `????.??.??`; `Date = 2019.??.??` holds
-//!   for any date in 2019, including `2019.??.??`; `!=` means the ranges do
-//!   not overlap.
-//! - A missing tag (or field) makes every comparison on it false, `!=`
-//!   included; use `not (…)` for the complement.
+//! - A bare word on the right that names a known field ([`Field::known`])
+//!   of a type that compares with the left one is that field of the same
+//!   game: `WhiteElo > BlackElo`. A quoted string is always a value.
+//! - Numbers compare as numbers, text exactly and in byte order. Unlisted
+//!   tags ([`FieldType::Value`]) compare as numbers when both sides are
+//!   numbers, else as text, and are false for `<`, `<=`, `>`, `>=` when the
+//!   value is a number and the tag is not.
+//! - `~` is a case-insensitive substring test, `=~` a regex search; both
+//!   read the text of tags (and of `player`, `elo`, `eco`) whatever their
+//!   type.
+//! - Dates compare as [`PgnDate`] ranges with dates, months (`2020.06`)
+//!   and years (`2020`), and hold only when they hold for *every* day the
+//!   game's date allows: `Date >= 2020` holds for `2020.??.??` but not for
+//!   `????.??.??`; `Date = 2019` (or `2019.??.??`) holds for any date in
+//!   2019, including `2019.??.??`; `!=` means the ranges do not overlap.
+//!   Against another date field, the right side is the period.
+//! - A missing tag (or field), or a value that is not of its field's type
+//!   (`WhiteElo "?"`), makes every comparison on it false, `!=` included;
+//!   use `not (…)` for the complement.
 //! - `player`, `elo`: true when either side satisfies the comparison.
+//! - `TimeControl = 300+2` compares time controls (`300` equals `300+0`).
 //! - `winner` is read from the Result tag: white, black, draw, none.
 //! - `status` is how the mainline ended on the board: checkmate (mate),
 //!   stalemate, insufficient, threefold / fivefold (both: repetition),
@@ -52,9 +69,19 @@
 //! assert!(filter.matches(&Facts::new(game)));
 //! let err = Filter::parse("WhiteDays << 5").unwrap_err();
 //! assert_eq!(err.column, 12);
+//!
+//! let filter = Filter::parse("WhiteElo > BlackElo and Date >= 2020").unwrap();
+//! let game = b"[Date \"2020.??.??\"]\n[WhiteElo \"2700\"]\n[BlackElo \"2650\"]\n\n*";
+//! assert!(filter.matches(&Facts::new(game)));
+//! let err = Filter::parse("Date > Carlsen").unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "column 8: `Date` is a date and `Carlsen` is text: they do not compare"
+//! );
 //! ```
 
 mod date;
+mod field;
 mod parse;
 mod position;
 mod time_control;
@@ -65,6 +92,7 @@ use regex::Regex;
 
 pub use self::{
     date::{ParseDateError, PgnDate},
+    field::{Field, FieldType, KNOWN_TAGS, TimeControlPart, UnknownField},
     parse::{ParseFilterError, ParseFilterErrorKind, STATUSES},
     position::{ParseMaterialError, PositionTest},
     time_control::{ParseTimeControlError, Period, TimeControl},
@@ -114,114 +142,6 @@ impl Op {
     }
 }
 
-/// A part of the `TimeControl` tag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimeControlPart {
-    /// The first period's seconds.
-    Base,
-    /// The first period's increment.
-    Increment,
-    /// The first period's number of moves.
-    Moves,
-}
-
-/// What a condition looks at.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Field {
-    /// A tag, by its exact name.
-    Tag(String),
-    /// A part of the `TimeControl` tag.
-    TimeControl(TimeControlPart),
-    /// Mainline plies played.
-    Plies,
-    /// Mainline moves (plies rounded up to full moves).
-    Moves,
-    /// How the mainline ended on the board.
-    Status,
-    /// From the Result tag: white, black, draw, none.
-    Winner,
-    /// White or Black.
-    Player,
-    /// WhiteElo or BlackElo.
-    Elo,
-    /// The ECO tag.
-    Eco,
-    /// `valid` or `invalid` (the replay's verdict).
-    Valid,
-}
-
-impl Field {
-    /// The field a name stands for: lower-case pseudo-field names, the
-    /// parts of `TimeControl`, else a tag.
-    ///
-    /// # Examples
-    /// ```
-    /// use pgnkit::filter::Field;
-    /// assert_eq!(Field::from_name("plies"), Field::Plies);
-    /// assert_eq!(Field::from_name("WhiteDays"), Field::Tag("WhiteDays".into()));
-    /// ```
-    pub fn from_name(name: &str) -> Field {
-        match name {
-            "plies" => Field::Plies,
-            "moves" => Field::Moves,
-            "status" => Field::Status,
-            "winner" => Field::Winner,
-            "player" => Field::Player,
-            "elo" => Field::Elo,
-            "eco" => Field::Eco,
-            "valid" => Field::Valid,
-            "TimeControl.base" => Field::TimeControl(TimeControlPart::Base),
-            "TimeControl.increment" => Field::TimeControl(TimeControlPart::Increment),
-            "TimeControl.moves" => Field::TimeControl(TimeControlPart::Moves),
-            _ => Field::Tag(name.to_string()),
-        }
-    }
-
-    /// Whether the field needs the game replayed.
-    pub fn needs_replay(&self) -> bool {
-        matches!(
-            self,
-            Field::Plies | Field::Moves | Field::Status | Field::Valid
-        )
-    }
-
-    /// The field's values in a game (two for `player` and `elo`), as text.
-    pub fn values<'f>(&self, facts: &'f Facts<'_>) -> Vec<Cow<'f, str>> {
-        let tag = |name: &str| facts.tag(name);
-        let one = |v: Option<Cow<'f, str>>| v.into_iter().collect();
-        match self {
-            Field::Tag(name) => one(tag(name)),
-            Field::Eco => one(tag("ECO")),
-            Field::Player => tag("White").into_iter().chain(tag("Black")).collect(),
-            Field::Elo => tag("WhiteElo").into_iter().chain(tag("BlackElo")).collect(),
-            Field::TimeControl(part) => {
-                let tc = tag("TimeControl").and_then(|v| v.parse::<TimeControl>().ok());
-                let n = tc.and_then(|tc| match part {
-                    TimeControlPart::Base => tc.base(),
-                    TimeControlPart::Increment => tc.increment(),
-                    TimeControlPart::Moves => tc.moves(),
-                });
-                one(n.map(|n| Cow::Owned(n.to_string())))
-            }
-            Field::Winner => one(Some(Cow::Borrowed(facts.winner()))),
-            Field::Plies => one(facts.replay.map(|r| Cow::Owned(r.plies.to_string()))),
-            Field::Moves => one(facts
-                .replay
-                .map(|r| Cow::Owned(r.plies.div_ceil(2).to_string()))),
-            Field::Status => one(facts
-                .replay
-                .map(|r| Cow::Borrowed(status_name(r.termination)))),
-            Field::Valid => one(facts.replay.map(|r| {
-                Cow::Borrowed(if r.status == Status::Valid {
-                    "valid"
-                } else {
-                    "invalid"
-                })
-            })),
-        }
-    }
-}
-
 /// The name `status` shows for a termination (`None`: incomplete).
 pub fn status_name(termination: Option<Termination>) -> &'static str {
     termination.map_or("incomplete", Termination::as_str)
@@ -244,17 +164,21 @@ fn status_is(termination: Option<Termination>, value: &str) -> bool {
     aliases.contains(&value)
 }
 
-/// A value in a condition, read every way it may be compared.
+/// A value written in a condition, read as the type of the field it is
+/// compared with.
 #[derive(Debug, Clone)]
 pub struct Literal {
     /// As written.
     pub text: String,
-    /// Lower case, for `~`.
+    /// Lower case, for `~`, `status` and `winner`.
     pub lower: String,
     /// As a number, if it is one.
     pub number: Option<f64>,
-    /// As a PGN date, if it is one.
+    /// As a date, if it is one: a year (`2020`), a month (`2020.06`) or a
+    /// PGN date, each the range of days it names.
     pub date: Option<PgnDate>,
+    /// As a time control, if it is one.
+    pub time_control: Option<TimeControl>,
     /// The compiled regex, for `=~` and `!~`.
     pub regex: Option<Regex>,
 }
@@ -263,6 +187,15 @@ impl PartialEq for Literal {
     fn eq(&self, other: &Literal) -> bool {
         self.text == other.text && self.regex.is_some() == other.regex.is_some()
     }
+}
+
+/// The right side of a comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operand {
+    /// A value written in the expression.
+    Value(Literal),
+    /// Another field of the same game (`WhiteElo > BlackElo`).
+    Field(Field),
 }
 
 /// A parsed filter expression.
@@ -276,16 +209,16 @@ pub enum Expr {
     Or(Box<Expr>, Box<Expr>),
     /// Does not hold.
     Not(Box<Expr>),
-    /// `FIELD OP VALUE`.
+    /// `FIELD OP VALUE` or `FIELD OP FIELD`.
     Compare {
         /// What is compared.
         field: Field,
         /// How.
         op: Op,
         /// With what.
-        value: Literal,
+        value: Operand,
     },
-    /// `FIELD in LOW..HIGH` (inclusive; numbers or text).
+    /// `FIELD in LOW..HIGH` (inclusive; numbers, dates or text).
     In {
         /// What is compared.
         field: Field,
@@ -356,6 +289,11 @@ fn expr_needs_replay(expr: &Expr) -> bool {
         Expr::True => false,
         Expr::And(a, b) | Expr::Or(a, b) => expr_needs_replay(a) || expr_needs_replay(b),
         Expr::Not(a) => expr_needs_replay(a),
+        Expr::Compare {
+            field,
+            value: Operand::Field(right),
+            ..
+        } => field.needs_replay() || right.needs_replay(),
         Expr::Compare { field, .. } | Expr::In { field, .. } => field.needs_replay(),
         Expr::Valid | Expr::Position(_) => true,
     }
@@ -451,64 +389,67 @@ fn eval(expr: &Expr, facts: &Facts<'_>) -> bool {
         Expr::Valid => facts.replay.is_some_and(|r| r.status == Status::Valid),
         Expr::Position(i) => facts.hits.get(*i).copied().unwrap_or(false),
         Expr::Compare {
-            field: Field::Status,
+            field,
             op,
-            value,
+            value: Operand::Value(value),
         } => {
-            let Some(replay) = facts.replay else {
-                return false;
-            };
-            match op {
-                Op::Eq => status_is(replay.termination, &value.lower),
-                Op::Ne => !status_is(replay.termination, &value.lower),
-                _ => compare(status_name(replay.termination), *op, value, false),
+            let ty = field.field_type();
+            match (ty, op) {
+                (_, Op::Contains | Op::Matches | Op::NotMatches) => {
+                    field.values(facts).iter().any(|v| search(v, *op, value))
+                }
+                (FieldType::Status, Op::Eq | Op::Ne) => facts
+                    .replay
+                    .is_some_and(|r| status_is(r.termination, &value.lower) == (*op == Op::Eq)),
+                _ => field
+                    .values(facts)
+                    .iter()
+                    .any(|v| compare_literal(v, ty, *op, value)),
             }
         }
-        Expr::Compare { field, op, value } => {
-            let dated = matches!(field, Field::Tag(name) if name.ends_with("Date"));
-            field
-                .values(facts)
-                .iter()
-                .any(|v| compare(v, *op, value, dated))
+        Expr::Compare {
+            field,
+            op,
+            value: Operand::Field(right),
+        } => {
+            let (left_type, right_type) = (field.field_type(), right.field_type());
+            let right = right.values(facts);
+            field.values(facts).iter().any(|a| {
+                right
+                    .iter()
+                    .any(|b| compare_fields(a, left_type, *op, b, right_type))
+            })
         }
-        Expr::In { field, low, high } => field
-            .values(facts)
-            .iter()
-            .any(|v| compare(v, Op::Ge, low, false) && compare(v, Op::Le, high, false)),
+        Expr::In { field, low, high } => {
+            let ty = field.field_type();
+            field.values(facts).iter().any(|v| match ty {
+                FieldType::Date => v.parse::<PgnDate>().is_ok_and(|have| {
+                    date_holds(have, Op::Ge, low.date) && date_holds(have, Op::Le, high.date)
+                }),
+                _ => compare_literal(v, ty, Op::Ge, low) && compare_literal(v, ty, Op::Le, high),
+            })
+        }
     }
 }
 
-/// One comparison of a field's text with a literal.
-fn compare(text: &str, op: Op, value: &Literal, dated: bool) -> bool {
-    use std::cmp::Ordering;
+/// `~`, `=~` or `!~` on a field's text.
+fn search(text: &str, op: Op, value: &Literal) -> bool {
     match op {
-        Op::Contains => return text.to_lowercase().contains(&value.lower),
-        Op::Matches => return value.regex.as_ref().is_some_and(|r| r.is_match(text)),
-        Op::NotMatches => return value.regex.as_ref().is_some_and(|r| !r.is_match(text)),
-        _ => {}
+        Op::Contains => text.to_lowercase().contains(&value.lower),
+        Op::Matches => value.regex.as_ref().is_some_and(|r| r.is_match(text)),
+        Op::NotMatches => value.regex.as_ref().is_some_and(|r| !r.is_match(text)),
+        _ => false,
     }
-    if dated && let Some(want) = value.date {
-        let Ok(have) = text.parse::<PgnDate>() else {
-            return false;
-        };
-        return match op {
-            Op::Eq => have.first >= want.first && have.last <= want.last,
-            Op::Ne => have.last < want.first || have.first > want.last,
-            Op::Lt => have.last < want.first,
-            Op::Le => have.last <= want.last,
-            Op::Gt => have.first > want.last,
-            Op::Ge => have.first >= want.first,
-            _ => false,
-        };
-    }
-    let ordering = match (
-        value.number,
-        text.trim().parse::<f64>().ok().filter(|n| n.is_finite()),
-    ) {
-        (Some(want), Some(have)) => have.partial_cmp(&want),
-        (Some(_), None) if !matches!(op, Op::Eq | Op::Ne) => return false,
-        _ => Some(text.cmp(&value.text)),
-    };
+}
+
+/// A field's text as a number, if it is one.
+fn number(text: &str) -> Option<f64> {
+    text.trim().parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+/// Whether an ordering satisfies an ordering operator.
+fn holds(ordering: Option<std::cmp::Ordering>, op: Op) -> bool {
+    use std::cmp::Ordering;
     let Some(ordering) = ordering else {
         return false;
     };
@@ -520,6 +461,91 @@ fn compare(text: &str, op: Op, value: &Literal, dated: bool) -> bool {
         Op::Gt => ordering == Ordering::Greater,
         Op::Ge => ordering != Ordering::Less,
         _ => false,
+    }
+}
+
+/// A game's date against a period (a year, a month, a date): holds only
+/// when it holds for every day the game's date allows; `=` means inside
+/// the period, `!=` outside it.
+fn date_holds(have: PgnDate, op: Op, want: Option<PgnDate>) -> bool {
+    let Some(want) = want else {
+        return false;
+    };
+    match op {
+        Op::Eq => have.first >= want.first && have.last <= want.last,
+        Op::Ne => have.last < want.first || have.first > want.last,
+        Op::Lt => have.last < want.first,
+        Op::Le => have.last <= want.last,
+        Op::Gt => have.first > want.last,
+        Op::Ge => have.first >= want.first,
+        _ => false,
+    }
+}
+
+/// One value of a field of type `ty` against a literal of that type; a
+/// value that is not of the type satisfies nothing.
+fn compare_literal(text: &str, ty: FieldType, op: Op, value: &Literal) -> bool {
+    match ty {
+        FieldType::Number => number(text)
+            .is_some_and(|have| holds(value.number.and_then(|w| have.partial_cmp(&w)), op)),
+        FieldType::Date => text
+            .parse::<PgnDate>()
+            .is_ok_and(|have| date_holds(have, op, value.date)),
+        FieldType::Text => holds(Some(text.cmp(&value.text)), op),
+        FieldType::Value => match (value.number, number(text)) {
+            (Some(want), Some(have)) => holds(have.partial_cmp(&want), op),
+            (Some(_), None) if !matches!(op, Op::Eq | Op::Ne) => false,
+            _ => holds(Some(text.cmp(&value.text)), op),
+        },
+        FieldType::TimeControl => text
+            .parse::<TimeControl>()
+            .ok()
+            .is_some_and(|have| match op {
+                Op::Eq => value.time_control.as_ref() == Some(&have),
+                Op::Ne => value
+                    .time_control
+                    .as_ref()
+                    .is_some_and(|want| *want != have),
+                _ => false,
+            }),
+        FieldType::Result => holds(Some(text.trim().cmp(&value.text)), op),
+        FieldType::Winner | FieldType::Status => holds(Some(text.cmp(&value.lower)), op),
+    }
+}
+
+/// One value of a field against one value of another (types already
+/// checked to compare): numbers when both are numbers, dates as day
+/// ranges (the right side's as the period), else text. A value that is
+/// not of its field's type, or a wholly unknown date on the right,
+/// satisfies nothing.
+fn compare_fields(a: &str, a_type: FieldType, op: Op, b: &str, b_type: FieldType) -> bool {
+    use FieldType as T;
+    if op == Op::Contains {
+        return a.to_lowercase().contains(&b.to_lowercase());
+    }
+    match (a_type, b_type) {
+        (T::Date, T::Date) => match (a.parse::<PgnDate>(), b.parse::<PgnDate>()) {
+            (Ok(a), Ok(b)) if !b.is_unknown() => date_holds(a, op, Some(b)),
+            _ => false,
+        },
+        (T::TimeControl, T::TimeControl) => {
+            match (a.parse::<TimeControl>(), b.parse::<TimeControl>()) {
+                (Ok(a), Ok(b)) => holds(
+                    Some(if a == b {
+                        std::cmp::Ordering::Equal
+                    } else {
+                        std::cmp::Ordering::Less
+                    }),
+                    op,
+                ),
+                _ => false,
+            }
+        }
+        _ => match (number(a), number(b)) {
+            (Some(a), Some(b)) => holds(a.partial_cmp(&b), op),
+            _ if a_type == T::Number || b_type == T::Number => false,
+            _ => holds(Some(a.cmp(b)), op),
+        },
     }
 }
 
@@ -572,6 +598,208 @@ mod tests {
             let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert!(!filter.needs_replay(), "{text}");
             assert_eq!(filter.matches(&facts), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn typed_conditions() {
+        let facts = Facts::new(GAME);
+        let cases = [
+            // Dates against years, months and dates: every day must agree.
+            ("Date = 2019", true),
+            ("Date >= 2019", true),
+            ("Date > 2018", true),
+            ("Date < 2020", true),
+            ("Date <= 2019", true),
+            ("Date < 2019", false),
+            ("Date > 2019", false),
+            ("Date != 2019", false),
+            ("Date != 2018", true),
+            ("Date >= 2019.06", false),
+            ("Date <= 2019.12", true),
+            ("Date in 2018..2019", true),
+            ("Date in 2019.02..2020", false),
+            ("Date = \"2019\"", true),
+            // Field against field; a value not of its type satisfies nothing.
+            ("WhiteDays < BlackDays", true),
+            ("WhiteDays >= BlackDays", false),
+            ("WhiteElo > BlackElo", false),
+            ("WhiteElo != BlackElo", false),
+            ("elo > WhiteDays", true),
+            ("WhitemyELO > tag:WhiteDays", true),
+            ("White = Black", false),
+            ("White != Black", true),
+            ("White = \"Black\"", false),
+            ("White ~ player", true),
+            ("White ~ status", false),
+            ("winner = Black", true),
+            ("BlackElo != 2400", false),
+            ("BlackElo =~ /^\\?$/", true),
+            // Numbers, text, results, time controls.
+            ("WhiteElo = 2830.0", true),
+            ("WhiteElo = \"2830\"", true),
+            ("White > Carlsen", true),
+            ("White < 2000", false),
+            ("Result = 0-1", true),
+            ("Result != 1-0", true),
+            ("TimeControl = 10/2592000", true),
+            ("TimeControl != 300+2", true),
+            ("WhiteElo =~ /^28/", true),
+            ("Date =~ /^2019/", true),
+            ("winner = Black", true),
+            ("tag:whitedays = 4", false),
+        ];
+        for (text, expected) in cases {
+            let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(filter.matches(&facts), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn field_to_field_dates() {
+        // (Date, EventDate, condition, holds)
+        let cases = [
+            ("2020.05.17", "2020.05.01", "Date > EventDate", true),
+            ("2020.05.17", "2020.05.??", "Date = EventDate", true),
+            ("2020.05.??", "2020.05.17", "Date = EventDate", false),
+            ("2020.05.17", "????.??.??", "Date = EventDate", false),
+            ("????.??.??", "2020.05.17", "Date < EventDate", false),
+            ("2019.12.31", "2020.??.??", "Date < EventDate", true),
+        ];
+        for (date, event_date, text, expected) in cases {
+            let game = format!("[Date \"{date}\"]\n[EventDate \"{event_date}\"]\n\n*");
+            let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(
+                filter.matches(&Facts::new(game.as_bytes())),
+                expected,
+                "{date} {event_date} {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn typing_mistakes_have_messages() {
+        // (expression, column, message)
+        let cases = [
+            (
+                "Date > Carlsen",
+                8,
+                "`Date` is a date and `Carlsen` is text: they do not compare",
+            ),
+            (
+                "Date >= 20200101",
+                9,
+                "`20200101` is no date (YYYY, YYYY.MM or YYYY.MM.DD; unknown parts ??)",
+            ),
+            (
+                "WhiteElo > abc",
+                12,
+                "`WhiteElo` is a number and `abc` is text: they do not compare",
+            ),
+            (
+                "WhiteElo > \"?\"",
+                12,
+                "`WhiteElo` is a number and `?` is text: they do not compare",
+            ),
+            (
+                "WhiteElo > White",
+                12,
+                "`WhiteElo` is a number and `White` is text: they do not compare",
+            ),
+            (
+                "Date < WhiteDays",
+                8,
+                "`Date` is a date and `WhiteDays` is a number: they do not compare",
+            ),
+            (
+                "status > 3",
+                10,
+                "`status` is a status and `3` is a number: they do not compare",
+            ),
+            (
+                "winner = 1",
+                10,
+                "`winner` is a winner and `1` is a number: they do not compare",
+            ),
+            (
+                "status > mate",
+                8,
+                "`>` does not apply to `status` (a status): use = or !=",
+            ),
+            (
+                "Result < 1-0",
+                8,
+                "`<` does not apply to `Result` (a result): use = or !=",
+            ),
+            (
+                "TimeControl in 1..2",
+                13,
+                "`in` does not apply to `TimeControl` (a time control): use = or !=",
+            ),
+            (
+                "plies ~ 3",
+                7,
+                "`~` does not apply to `plies` (a number computed from the game): \
+                 ~, =~ and !~ search the text of tags",
+            ),
+            (
+                "Result = 1/2",
+                10,
+                "unknown result `1/2` (1-0, 0-1, 1/2-1/2, *)",
+            ),
+            (
+                "TimeControl = blitz",
+                15,
+                "`blitz` is no time control (?, -, 40/7200, 300+2, *60, periods joined by :)",
+            ),
+            (
+                "white = x",
+                1,
+                "unknown field `white`: did you mean `White`?",
+            ),
+            (
+                "x and whiteelo > 2000",
+                1,
+                "unknown field `x` (fields: tags such as White or WhiteElo, tag:Name, \
+                 plies, moves, status, winner, player, elo, eco, \
+                 TimeControl.base, .increment, .moves)",
+            ),
+            (
+                "White = x and whiteelo > 2000",
+                15,
+                "unknown field `whiteelo`: did you mean `WhiteElo`?",
+            ),
+            (
+                "Elo > 2000",
+                1,
+                "unknown field `Elo`: did you mean `elo`? (`tag:Elo` names a tag of that name)",
+            ),
+            ("plys > 2", 1, "unknown field `plys`: did you mean `plies`?"),
+            (
+                "Date in 2019..2020.13",
+                15,
+                "`2020.13` is no date (YYYY, YYYY.MM or YYYY.MM.DD; unknown parts ??)",
+            ),
+            (
+                "WhiteElo in \"2400..x\"",
+                20,
+                "`WhiteElo` is a number and `x` is text: they do not compare",
+            ),
+            (
+                "status in a..b",
+                8,
+                "`in` does not apply to `status` (a status): use = or !=",
+            ),
+        ];
+        for (text, column, message) in cases {
+            let err = Filter::parse(text)
+                .err()
+                .unwrap_or_else(|| panic!("{text} parsed"));
+            assert_eq!(
+                (err.column, err.kind.to_string()),
+                (column, message.to_string()),
+                "{text}"
+            );
         }
     }
 

@@ -13,7 +13,7 @@ use std::fmt;
 use regex::Regex;
 
 use super::{
-    Expr, Field, Literal, Op, TimeControlPart,
+    Expr, Field, FieldType, Literal, Op, Operand, TimeControl, TimeControlPart, UnknownField,
     date::PgnDate,
     position::{ParseMaterialError, PositionTest},
 };
@@ -52,8 +52,36 @@ pub enum ParseFilterErrorKind {
     BadFen(ParseFenError),
     /// The sides after `material` do not parse.
     BadMaterial(ParseMaterialError),
-    /// A value after `Date` that is no PGN date.
+    /// A value compared with a date that is no date.
     BadDate(String),
+    /// A field name that names no field.
+    UnknownField(UnknownField),
+    /// Two sides whose types do not compare (`Date > Carlsen`,
+    /// `White = WhiteElo`).
+    Mismatch {
+        /// The field on the left.
+        left: String,
+        /// Its type.
+        left_type: FieldType,
+        /// The field or value on the right, as written.
+        right: String,
+        /// Its type.
+        right_type: FieldType,
+    },
+    /// An operator that the field's type does not have (`status > mate`,
+    /// `plies ~ 3`).
+    BadOperator {
+        /// The operator as written.
+        op: &'static str,
+        /// The field.
+        field: String,
+        /// Its type.
+        field_type: FieldType,
+    },
+    /// A value compared with `TimeControl` that is no time control.
+    BadTimeControl(String),
+    /// A `Result` value other than 1-0, 0-1, 1/2-1/2, *.
+    UnknownResult(String),
     /// `(` and `not` nested deeper than `limit` levels.
     TooDeep {
         /// The deepest nesting allowed.
@@ -81,7 +109,40 @@ impl fmt::Display for ParseFilterErrorKind {
             Self::BadRange(r) => write!(f, "`{r}` is no range (LOW..HIGH)"),
             Self::BadFen(e) => write!(f, "{e}"),
             Self::BadMaterial(e) => write!(f, "bad material: {e}"),
-            Self::BadDate(d) => write!(f, "`{d}` is no PGN date (YYYY.MM.DD, unknown parts ??)"),
+            Self::BadDate(d) => write!(
+                f,
+                "`{d}` is no date (YYYY, YYYY.MM or YYYY.MM.DD; unknown parts ??)"
+            ),
+            Self::UnknownField(e) => write!(f, "{e}"),
+            Self::Mismatch {
+                left,
+                left_type,
+                right,
+                right_type,
+            } => write!(
+                f,
+                "`{left}` is {left_type} and `{right}` is {right_type}: they do not compare"
+            ),
+            Self::BadOperator {
+                op,
+                field,
+                field_type,
+            } => match *op {
+                "~" | "=~" | "!~" => write!(
+                    f,
+                    "`{op}` does not apply to `{field}` ({field_type} computed from the game): \
+                     ~, =~ and !~ search the text of tags"
+                ),
+                _ => write!(
+                    f,
+                    "`{op}` does not apply to `{field}` ({field_type}): use = or !="
+                ),
+            },
+            Self::BadTimeControl(t) => write!(
+                f,
+                "`{t}` is no time control (?, -, 40/7200, 300+2, *60, periods joined by :)"
+            ),
+            Self::UnknownResult(r) => write!(f, "unknown result `{r}` (1-0, 0-1, 1/2-1/2, *)"),
             Self::TooDeep { limit } => {
                 write!(f, "`(` and `not` nested deeper than {limit} levels")
             }
@@ -402,7 +463,7 @@ impl<'s> Parser<'s> {
         Ok(Expr::Position(self.positions.len() - 1))
     }
 
-    /// `condition := FIELD OP value | FIELD "in" WORD..WORD`
+    /// `condition := FIELD OP (value | FIELD) | FIELD "in" WORD..WORD`
     fn condition(&mut self, name: &'s str, name_at: usize) -> Result<Expr> {
         let field = match name.split_once('.') {
             Some(("TimeControl", part)) => Field::TimeControl(match part {
@@ -416,10 +477,12 @@ impl<'s> Parser<'s> {
                     ));
                 }
             }),
-            _ => Field::from_name(name),
+            _ => Field::resolve(name)
+                .map_err(|e| self.error(name_at, ParseFilterErrorKind::UnknownField(e)))?,
         };
         let (tok, at) = self.next()?;
         if tok == Tok::Word("in") {
+            self.check_operator(&field, "in", at)?;
             let (range, range_at) = self.next()?;
             let text = match &range {
                 Tok::Word(text) => *text,
@@ -429,53 +492,145 @@ impl<'s> Parser<'s> {
             let Some((low, high)) = text.split_once("..") else {
                 return Err(self.error(range_at, ParseFilterErrorKind::BadRange(text.to_string())));
             };
+            let low_at = range_at + usize::from(matches!(range, Tok::Str(_)));
             return Ok(Expr::In {
+                low: self.literal(&field, low, low_at)?,
+                high: self.literal(&field, high, low_at + low.len() + 2)?,
                 field,
-                low: Literal::new(low),
-                high: Literal::new(high),
             });
         }
         let Tok::Op(op) = tok else {
             return self.expected("an operator (= != < <= > >= ~ =~ !~ in)", &tok, at);
         };
         if matches!(op, Op::Matches | Op::NotMatches) {
+            self.check_operator(&field, op.as_str(), at)?;
             let regex = self.regex()?;
             let mut literal = Literal::new(regex.as_str());
             literal.regex = Some(regex);
             return Ok(Expr::Compare {
                 field,
                 op,
-                value: literal,
+                value: Operand::Value(literal),
             });
         }
+        let op_at = at;
         let (tok, at) = self.next()?;
         let value = match tok {
-            Tok::Word(w) => Literal::new(w),
-            Tok::Str(s) => Literal::new(&s),
+            Tok::Word(w) => match Field::known(w) {
+                Some(right) if op == Op::Contains && right.is_tag_text() => Operand::Field(right),
+                _ if op == Op::Contains => Operand::Value(Literal::new(w)),
+                Some(right) if field.field_type().compares_with(right.field_type()) => {
+                    Operand::Field(right)
+                }
+                Some(right) => match self.literal(&field, w, at) {
+                    Ok(value) => Operand::Value(value),
+                    Err(_) => {
+                        return Err(self.error(
+                            at,
+                            ParseFilterErrorKind::Mismatch {
+                                left: field.name().into_owned(),
+                                left_type: field.field_type(),
+                                right: w.to_string(),
+                                right_type: right.field_type(),
+                            },
+                        ));
+                    }
+                },
+                None => Operand::Value(self.literal(&field, w, at)?),
+            },
+            Tok::Str(s) if op == Op::Contains => Operand::Value(Literal::new(&s)),
+            Tok::Str(s) => Operand::Value(self.literal(&field, &s, at)?),
             tok => return self.expected("a value (a word, a number or a \"string\")", &tok, at),
         };
-        self.check_value(&field, &value, at)?;
+        self.check_operator(&field, op.as_str(), op_at)?;
         Ok(Expr::Compare { field, op, value })
     }
 
-    /// Values that no game can have are typos: report them.
-    fn check_value(&self, field: &Field, value: &Literal, at: usize) -> Result<()> {
-        match field {
-            Field::Status if !STATUSES.contains(&value.lower.as_str()) => {
-                Err(self.error(at, ParseFilterErrorKind::UnknownStatus(value.text.clone())))
-            }
-            Field::Winner
-                if !["white", "black", "draw", "none"].contains(&value.lower.as_str()) =>
-            {
-                Err(self.error(at, ParseFilterErrorKind::UnknownWinner(value.text.clone())))
-            }
-            Field::Tag(name)
-                if name.ends_with("Date") && value.date.is_none() && value.number.is_none() =>
-            {
-                Err(self.error(at, ParseFilterErrorKind::BadDate(value.text.clone())))
-            }
-            _ => Ok(()),
+    /// Whether the field's type has the operator `op`.
+    fn check_operator(&self, field: &Field, op: &'static str, at: usize) -> Result<()> {
+        let ty = field.field_type();
+        let allowed = match op {
+            "=" | "!=" => true,
+            "~" | "=~" | "!~" => field.is_tag_text(),
+            _ => ty.is_ordered(),
+        };
+        if allowed {
+            return Ok(());
         }
+        Err(self.error(
+            at,
+            ParseFilterErrorKind::BadOperator {
+                op,
+                field: field.name().into_owned(),
+                field_type: ty,
+            },
+        ))
+    }
+
+    /// A value compared with `field`, read as the field's type; a value
+    /// that no game can have there is reported.
+    fn literal(&self, field: &Field, text: &str, at: usize) -> Result<Literal> {
+        let mut value = Literal::new(text);
+        let ty = field.field_type();
+        let mismatch = |value: &Literal| {
+            let right_type = if value.number.is_some() {
+                FieldType::Number
+            } else if value.date.is_some() {
+                FieldType::Date
+            } else {
+                FieldType::Text
+            };
+            self.error(
+                at,
+                ParseFilterErrorKind::Mismatch {
+                    left: field.name().into_owned(),
+                    left_type: ty,
+                    right: text.to_string(),
+                    right_type,
+                },
+            )
+        };
+        let lower = value.lower.as_str();
+        match ty {
+            FieldType::Number if value.number.is_none() => return Err(mismatch(&value)),
+            FieldType::Date if value.date.is_none() => {
+                if text
+                    .trim_start()
+                    .starts_with(|c: char| c.is_ascii_digit() || c == '?')
+                {
+                    return Err(self.error(at, ParseFilterErrorKind::BadDate(text.to_string())));
+                }
+                return Err(mismatch(&value));
+            }
+            FieldType::TimeControl => match text.parse::<TimeControl>() {
+                Ok(tc) => value.time_control = Some(tc),
+                Err(_) => {
+                    return Err(
+                        self.error(at, ParseFilterErrorKind::BadTimeControl(text.to_string()))
+                    );
+                }
+            },
+            FieldType::Result if !["1-0", "0-1", "1/2-1/2", "*"].contains(&text) => {
+                if value.number.is_some() {
+                    return Err(mismatch(&value));
+                }
+                return Err(self.error(at, ParseFilterErrorKind::UnknownResult(text.to_string())));
+            }
+            FieldType::Winner if !["white", "black", "draw", "none"].contains(&lower) => {
+                if value.number.is_some() {
+                    return Err(mismatch(&value));
+                }
+                return Err(self.error(at, ParseFilterErrorKind::UnknownWinner(text.to_string())));
+            }
+            FieldType::Status if !STATUSES.contains(&lower) => {
+                if value.number.is_some() {
+                    return Err(mismatch(&value));
+                }
+                return Err(self.error(at, ParseFilterErrorKind::UnknownStatus(text.to_string())));
+            }
+            _ => {}
+        }
+        Ok(value)
     }
 
     /// `regex := "/" (any but "/" | "\/")* "/" "i"?`
@@ -542,7 +697,8 @@ impl Literal {
             text: text.to_string(),
             lower: text.to_lowercase(),
             number: text.trim().parse().ok().filter(|n: &f64| n.is_finite()),
-            date: text.parse::<PgnDate>().ok(),
+            date: PgnDate::from_period(text).ok(),
+            time_control: None,
             regex: None,
         }
     }
