@@ -105,3 +105,19 @@ fn correspondence_archive_from_real_games() {
          Wei Yi\t5\t25\t1750\t2592000\t1005\n"
     );
 }
+
+/// A misspelt or wrongly-cased field is a usage error with the field
+/// meant, not a column that is silently empty; `tag:Name` names any tag.
+#[test]
+fn unknown_fields_are_usage_errors() {
+    let fixture = "fixtures/myschach.pgn";
+    let (code, stdout, stderr) = pgnkit(&["tags", "--fields", "White,black", fixture]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("--fields: unknown field `black`: did you mean `Black`?"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = pgnkit(&["tags", "--fields", "game,mySchachNr", fixture]);
+    assert_eq!(code, 0, "{stderr}");
+}

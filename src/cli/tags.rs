@@ -22,7 +22,9 @@ use super::run::{Writer, execute};
 /// (White and Black), elo (WhiteElo and BlackElo), eco, TimeControl.base,
 /// TimeControl.increment, TimeControl.moves. Pseudo-fields from the board
 /// (plies, moves, status, valid) replay the game; tag fields only read its
-/// tags.
+/// tags. Names are read as filter expressions read them: a misspelt or
+/// wrongly-cased name (white, Elo) is an error with the field meant, and
+/// tag:Name names any tag exactly as spelt.
 ///
 /// Formats: tsv (tab-separated; tabs and line breaks in values become
 /// spaces; no header unless --header, so rows sort and cut cleanly),
@@ -80,16 +82,22 @@ struct Column {
 
 /// Runs `pgnkit tags`.
 pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
-    let columns: Vec<Column> = args
-        .fields
-        .iter()
-        .map(|name| name.trim())
-        .filter(|name| !name.is_empty())
-        .map(|name| Column {
+    // Field names are read as filter expressions read them: a misspelt or
+    // wrongly-cased one is a usage error, not a silently empty column.
+    let mut columns = Vec::new();
+    for name in args.fields.iter().map(|name| name.trim()) {
+        if name.is_empty() {
+            continue;
+        }
+        let field = match name {
+            "game" => None,
+            _ => Some(Field::resolve(name).map_err(|err| anyhow::anyhow!("--fields: {err}"))?),
+        };
+        columns.push(Column {
             name: name.to_string(),
-            field: (name != "game").then(|| Field::from_name(name)),
-        })
-        .collect();
+            field,
+        });
+    }
     anyhow::ensure!(!columns.is_empty(), "--fields names no field");
     let replay = columns
         .iter()

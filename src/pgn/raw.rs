@@ -148,7 +148,7 @@ impl<'a> Comments<'a> {
     }
 }
 
-/// Comment indexes of many copied games ([`GameFramer::next_game_indexed`]),
+/// Comment indexes of many copied games ([`GameFramer::next_game_indexed`](crate::pgn::GameFramer::next_game_indexed)),
 /// kept for reuse across batches.
 #[derive(Debug)]
 pub struct CommentIndex {
@@ -202,7 +202,7 @@ fn next_generation() -> u64 {
 }
 
 /// Where a game came from, for a game copied out of the framer
-/// ([`GameFramer::next_game_into`]).
+/// ([`GameFramer::next_game_into`](crate::pgn::GameFramer::next_game_into)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameInfo {
     /// 1-based number of the game in the input.
@@ -242,7 +242,7 @@ impl GameInfo {
     }
 
     /// The game as a [`RawGame`] over its copied text, with its comments
-    /// from the index that [`GameFramer::next_game_indexed`] filled (any
+    /// from the index that [`GameFramer::next_game_indexed`](crate::pgn::GameFramer::next_game_indexed) filled (any
     /// other index, or this one after a clear, gives none).
     pub fn with_text<'a>(self, bytes: &'a [u8], index: &'a CommentIndex) -> RawGame<'a> {
         let (generation, start, end) = self.comments;
