@@ -3,26 +3,12 @@
 //! game of the pgnmentor archive; and the usage errors of the language as
 //! the binary reports them.
 
+mod cli_support;
 mod common;
-
-use std::process::Command;
 
 use pgnkit::GameFramer;
 use pgnkit::filter::read_tags;
 use pgnkit::input;
-
-fn pgnkit(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run pgnkit");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// The tags of one game that the expressions below look at.
 #[derive(Debug, Default)]
@@ -156,7 +142,11 @@ fn filter_counts_agree_with_the_tags_on_pgnmentor() {
     ];
     for (expr, rule) in cases {
         let expected = games.iter().filter(|g| rule(g)).count();
-        let (code, out, err) = pgnkit(&["filter", "--count", "-e", expr, path.to_str().unwrap()]);
+        let cli_support::Out {
+            code,
+            stdout: out,
+            stderr: err,
+        } = cli_support::pgnkit(&["filter", "--count", "-e", expr, path.to_str().unwrap()]);
         assert!(code <= 1, "{expr}: {err}");
         let got: usize = out
             .trim()
@@ -214,7 +204,11 @@ fn typing_mistakes_are_usage_errors() {
         ),
     ];
     for (expr, message, caret) in cases {
-        let (code, out, err) = pgnkit(&["filter", "-e", expr, "fixtures/myschach.pgn"]);
+        let cli_support::Out {
+            code,
+            stdout: out,
+            stderr: err,
+        } = cli_support::pgnkit(&["filter", "-e", expr, "fixtures/myschach.pgn"]);
         assert_eq!((code, out.as_str()), (2, ""), "{expr}");
         assert_eq!(
             err,

@@ -4,11 +4,12 @@
 //! of the big archives. The real binary runs; outputs stay bytes (a
 //! Windows-1252 comment must survive the trip unchanged).
 
+mod cli_support;
 mod common;
 
+use cli_support::pgnkit_bytes;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Every notation `--to` writes, with the `--from` that reads it back.
 const NOTATIONS: [&str; 7] = ["san", "lan", "uci", "de", "de-lan", "figurine", "json"];
@@ -56,26 +57,6 @@ Kh6 *
 
 /// How much of each big archive is read, decompressed.
 const BIG_PREFIX: usize = 6 << 20;
-
-/// What a run of `pgnkit` gave, as bytes.
-struct Out {
-    code: i32,
-    stdout: Vec<u8>,
-    stderr: String,
-}
-
-fn pgnkit(args: &[&str]) -> Out {
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run pgnkit");
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: out.stdout,
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 /// A fresh temporary directory for this test process.
 fn temp_dir() -> PathBuf {
@@ -165,7 +146,7 @@ fn every_notation_reads_back_what_pgnkit_writes() {
         head.iter().copied().chain(files.iter().copied()).collect()
     };
 
-    let san = pgnkit(&with_files(&["convert", "--to", "san"]));
+    let san = pgnkit_bytes(&with_files(&["convert", "--to", "san"]));
     assert_eq!(san.code, 1, "the corpus has invalid games");
     let games = san.stdout.windows(8).filter(|w| w == b"\n[Event ").count();
     assert!(games > 8000, "{games}");
@@ -179,12 +160,12 @@ fn every_notation_reads_back_what_pgnkit_writes() {
     let san_utf8 = decoded_lines(&san.stdout);
 
     for to in NOTATIONS {
-        let there = pgnkit(&with_files(&["convert", "--to", to]));
+        let there = pgnkit_bytes(&with_files(&["convert", "--to", to]));
         assert_eq!(there.code, san.code, "--to {to}");
         let path = dir.join(format!("there.{to}"));
         std::fs::write(&path, &there.stdout).expect("write the output");
         let path = path.to_str().expect("UTF-8 path");
-        let back = pgnkit(&["convert", "--from", to, "--to", "san", path]);
+        let back = pgnkit_bytes(&["convert", "--from", to, "--to", "san", path]);
         assert_eq!(
             (back.code, back.stderr.as_str()),
             (0, ""),
@@ -214,7 +195,7 @@ fn pgn_extract_long_algebraic_reads_back() {
     };
     let dir = data.join("corpus/pgn-extract");
     let convert = |from: &str, path: PathBuf| {
-        let out = pgnkit(&[
+        let out = pgnkit_bytes(&[
             "convert",
             "--from",
             from,

@@ -452,14 +452,14 @@ impl Replayer {
             result_span: Span::default(),
             ready: false,
             alphabet: LetterPolicy::Auto,
-            keep_prev: true,
+            // The position before each move is kept only where it can be
+            // used: for a variation (a game without `(` has none) or for
+            // lints.
+            keep_prev: options.lints || raw.marks.has_paren(),
             observer,
             over: None,
             over_reported: false,
         };
-        // The position before each move is kept only where it can be used:
-        // for a variation (a game without `(` has none) or for lints.
-        run.keep_prev = options.lints || raw.marks.has_paren();
         // The reader's loop twice over, with and without lints: see `play`.
         if options.lints {
             self.reader.read(raw, &mut Play::<_, true>(&mut run));

@@ -29,7 +29,28 @@ pub fn pgnkit_envs(args: &[&str], vars: &[(&str, &str)]) -> Out {
     )
 }
 
+/// What a run of `pgnkit` gave, its standard output as bytes.
+pub struct BytesOut {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+/// Runs `pgnkit args` with empty standard input; standard output as bytes.
+pub fn pgnkit_bytes(args: &[&str]) -> BytesOut {
+    run_bytes(Command::new(env!("CARGO_BIN_EXE_pgnkit")).args(args), b"")
+}
+
 fn run(command: &mut Command, stdin: &[u8]) -> Out {
+    let out = run_bytes(command, stdin);
+    Out {
+        code: out.code,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: out.stderr,
+    }
+}
+
+fn run_bytes(command: &mut Command, stdin: &[u8]) -> BytesOut {
     let mut child = command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
@@ -47,9 +68,9 @@ fn run(command: &mut Command, stdin: &[u8]) -> Out {
     });
     let out = child.wait_with_output().expect("wait for pgnkit");
     let _ = writer.join();
-    Out {
+    BytesOut {
         code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stdout: out.stdout,
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
