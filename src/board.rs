@@ -255,28 +255,39 @@ impl Board {
 impl fmt::Display for Board {
     /// The FEN board field.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Built in place and written once: through the formatter, each
+        // piece and each digit was a call of its own.
+        let mut field = [0u8; 71];
+        let mut len = 0;
         for rank in Rank::ALL.into_iter().rev() {
             let mut empty = 0;
             for file in File::ALL {
-                match self.piece_at(Square::from_coords(file, rank)) {
-                    Some(piece) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        write!(f, "{}", piece.char())?;
+                let byte = match self.piece_at(Square::from_coords(file, rank)) {
+                    Some(piece) => piece.char() as u8,
+                    None => {
+                        empty += 1;
+                        continue;
                     }
-                    None => empty += 1,
+                };
+                if empty > 0 {
+                    field[len] = b'0' + empty;
+                    len += 1;
+                    empty = 0;
                 }
+                field[len] = byte;
+                len += 1;
             }
             if empty > 0 {
-                write!(f, "{empty}")?;
+                field[len] = b'0' + empty;
+                len += 1;
             }
             if rank != Rank::FIRST {
-                f.write_str("/")?;
+                field[len] = b'/';
+                len += 1;
             }
         }
-        Ok(())
+        // Piece letters, digits and slashes are ASCII.
+        f.write_str(std::str::from_utf8(&field[..len]).map_err(|_| fmt::Error)?)
     }
 }
 

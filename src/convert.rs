@@ -571,8 +571,18 @@ impl<'a> Writer<'_, 'a> {
 
     /// Writes the comments waiting for a move (unless `muted`); whether
     /// any was written.
+    #[inline]
     fn flush_pending(&mut self, muted: bool) -> bool {
-        let write = !muted && self.options.write.comments && !self.pending.is_empty();
+        if self.pending.is_empty() {
+            return false;
+        }
+        self.write_pending(muted)
+    }
+
+    /// [`flush_pending`](Self::flush_pending) with comments waiting.
+    #[cold]
+    fn write_pending(&mut self, muted: bool) -> bool {
+        let write = !muted && self.options.write.comments;
         if write {
             for &(at, len, kind) in self.pending.iter() {
                 self.w.comment(&self.source[at..at + len], kind);
@@ -609,7 +619,14 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
         }
     }
 
-    fn played(&mut self, before: &Position, played: Played, token: &MoveToken, span: Span) {
+    fn played(
+        &mut self,
+        before: &Position,
+        played: Played,
+        after: &Position,
+        token: &MoveToken,
+        span: Span,
+    ) {
         if self.stopped.is_some() || self.stack.is_empty() {
             return;
         }
@@ -628,7 +645,7 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
             self.w
                 .number(frame.next_ply, frame.interrupted || before_written);
             match played {
-                Played::Move(m) => self.w.token(style.text(before, m).as_bytes()),
+                Played::Move(m) => self.w.move_text(&style.text_played(before, m, after)),
                 Played::Null => self.w.token(b"--"),
             }
         }

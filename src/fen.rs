@@ -542,12 +542,13 @@ impl FromStr for Setup {
 }
 
 fn write_fen(setup: &Setup, f: &mut impl fmt::Write) -> fmt::Result {
-    write!(f, "{} {} ", setup.board, setup.turn.char())?;
+    write!(f, "{}", setup.board)?;
+    f.write_char(' ')?;
+    f.write_char(setup.turn.char())?;
+    f.write_char(' ')?;
     write_castling(setup, f)?;
-    match setup.ep_square {
-        Some(sq) => write!(f, " {sq}")?,
-        None => f.write_str(" -")?,
-    }
+    f.write_char(' ')?;
+    f.write_str(setup.ep_square.map_or("-", Square::name))?;
     write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
 }
 

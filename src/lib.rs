@@ -61,7 +61,7 @@ pub use crate::{
     notation::{
         Alphabet, IllegalReason, LetterPolicy, Letters, Lint, Lints, MoveKind, MoveText, MoveToken,
         Mover, Notation, ParseMoveTokenError, ParseStyleError, ResolveError, Resolved, Spelling,
-        Style, Suffix, write_move,
+        Style, Suffix, write_move, write_played,
     },
     perft::{divide, perft},
     pgn::{

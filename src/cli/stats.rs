@@ -1,13 +1,14 @@
 //! `pgnkit stats`: one summary of an archive, mergeable.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write as _;
 
 use anyhow::Context as _;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate, status_name};
-use pgnkit::replay::{ReplayOptions, Status};
+use pgnkit::pgn::{Span, Tag};
+use pgnkit::replay::{Observer, ReplayOptions, Status};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
@@ -62,22 +63,51 @@ pub struct Summary {
     invalid: u64,
     syntax_errors: u64,
     unsupported: u64,
-    results: BTreeMap<String, u64>,
-    terminations: BTreeMap<String, u64>,
+    #[serde(serialize_with = "sorted")]
+    results: Counts,
+    #[serde(serialize_with = "sorted")]
+    terminations: Counts,
     disagreements: u64,
     /// Games by mainline plies.
     plies: BTreeMap<u32, u64>,
     first_day: Option<u32>,
     last_day: Option<u32>,
-    players: BTreeMap<String, u64>,
-    events: BTreeMap<String, u64>,
-    eco: BTreeMap<String, u64>,
-    tags: BTreeMap<String, u64>,
+    #[serde(serialize_with = "sorted")]
+    players: Counts,
+    #[serde(serialize_with = "sorted")]
+    events: Counts,
+    #[serde(serialize_with = "sorted")]
+    eco: Counts,
+    #[serde(serialize_with = "sorted")]
+    tags: Counts,
 }
 
-fn add_counts<K: Ord + Clone>(into: &mut BTreeMap<K, u64>, from: &BTreeMap<K, u64>) {
+/// Games by a text: hashed, since every game looks up several (a tree
+/// compared strings at every level), and written in sorted order.
+type Counts = HashMap<String, u64>;
+
+fn sorted<S: serde::Serializer>(counts: &Counts, s: S) -> Result<S::Ok, S::Error> {
+    counts.iter().collect::<BTreeMap<_, _>>().serialize(s)
+}
+
+fn add_counts(into: &mut Counts, from: &Counts) {
     for (k, n) in from {
-        *into.entry(k.clone()).or_default() += n;
+        match into.get_mut(k) {
+            Some(count) => *count += n,
+            None => {
+                into.insert(k.clone(), *n);
+            }
+        }
+    }
+}
+
+/// Counts one more `key`, allocating only for a key not seen before.
+fn count(into: &mut Counts, key: &str) {
+    match into.get_mut(key) {
+        Some(count) => *count += 1,
+        None => {
+            into.insert(key.to_owned(), 1);
+        }
     }
 }
 
@@ -98,7 +128,9 @@ impl Summary {
         self.disagreements += other.disagreements;
         add_counts(&mut self.results, &other.results);
         add_counts(&mut self.terminations, &other.terminations);
-        add_counts(&mut self.plies, &other.plies);
+        for (&plies, &n) in &other.plies {
+            *self.plies.entry(plies).or_default() += n;
+        }
         add_counts(&mut self.players, &other.players);
         add_counts(&mut self.events, &other.events);
         add_counts(&mut self.eco, &other.eco);
@@ -133,7 +165,7 @@ fn day(d: u32) -> String {
     format!("{:04}.{:02}.{:02}", d / 10000, d / 100 % 100, d % 100)
 }
 
-fn top(counts: &BTreeMap<String, u64>, n: usize) -> Vec<(&str, u64)> {
+fn top(counts: &Counts, n: usize) -> Vec<(&str, u64)> {
     let mut all: Vec<(&str, u64)> = counts.iter().map(|(k, &v)| (k.as_str(), v)).collect();
     all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     all.truncate(n);
@@ -148,7 +180,7 @@ fn human(s: &Summary, n: usize) -> String {
         "games: {} ({} valid, {} invalid, {} with syntax errors, {} unsupported)",
         s.games, s.valid, s.invalid, s.syntax_errors, s.unsupported
     );
-    let list = |m: &BTreeMap<String, u64>| {
+    let list = |m: &Counts| {
         let mut v: Vec<String> = m.iter().map(|(k, n)| format!("{k} {n}")).collect();
         v.sort();
         v.join(", ")
@@ -190,6 +222,15 @@ fn human(s: &Summary, n: usize) -> String {
     o
 }
 
+/// The tags of a game, shown by its replay.
+struct TagList<'a>(Vec<Tag<'a>>);
+
+impl<'a> Observer<'a> for TagList<'a> {
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        self.0.push(Tag { name, value, span });
+    }
+}
+
 /// Runs `pgnkit stats`.
 pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
     // Opened before any input is read: a bad `-o` is found at once.
@@ -220,22 +261,26 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 s.invalid += 1;
                 return;
             };
-            let game = raw.bytes;
-            let facts = Facts::new(game);
-            let replay = replayer.replay(&raw, &options);
+            // The tags as the replay reads them: the tag section is read once.
+            let mut tags = TagList(Vec::new());
+            let replay = replayer.observe(&raw, &options, &mut tags);
+            let facts = Facts {
+                tags: tags.0,
+                replay: None,
+                hits: Vec::new(),
+            };
             match replay.status {
                 Status::Valid => s.valid += 1,
                 Status::Invalid => s.invalid += 1,
                 Status::SyntaxError => s.syntax_errors += 1,
                 Status::Unsupported => s.unsupported += 1,
             }
-            let result = facts
-                .tag("Result")
-                .map_or_else(|| "(none)".to_string(), |r| r.trim().to_string());
-            *s.results.entry(result).or_default() += 1;
-            *s.terminations
-                .entry(status_name(replay.termination).to_string())
-                .or_default() += 1;
+            let result = facts.tag("Result");
+            count(
+                &mut s.results,
+                result.as_deref().map_or("(none)", str::trim),
+            );
+            count(&mut s.terminations, status_name(replay.termination));
             if let (Some(board), Some(tag)) = (
                 replay.termination.and_then(|t| t.outcome()),
                 replay.result_tag,
@@ -252,24 +297,21 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             }
             for name in ["White", "Black"] {
                 if let Some(p) = facts.tag(name) {
-                    *s.players.entry(p.into_owned()).or_default() += 1;
+                    count(&mut s.players, &p);
                 }
             }
             if let Some(e) = facts.tag("Event") {
-                *s.events.entry(e.into_owned()).or_default() += 1;
+                count(&mut s.events, &e);
             }
             if let Some(e) = facts.tag("ECO") {
-                *s.eco.entry(e.into_owned()).or_default() += 1;
+                count(&mut s.eco, &e);
             }
-            let mut names: Vec<String> = facts
-                .tags
-                .iter()
-                .map(|t| t.name_text().into_owned())
-                .collect();
-            names.sort();
-            names.dedup();
-            for name in names {
-                *s.tags.entry(name).or_default() += 1;
+            // A tag repeated in a game counts once.
+            let mut tags: Vec<_> = facts.tags.iter().collect();
+            tags.sort_unstable_by_key(|t| t.name);
+            tags.dedup_by_key(|t| t.name);
+            for tag in tags {
+                count(&mut s.tags, &tag.name_text());
             }
         };
         let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);

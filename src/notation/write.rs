@@ -6,10 +6,11 @@ use std::str::FromStr;
 
 use super::token::Notation;
 use crate::{
+    attacks,
     bitboard::Bitboard,
     moves::{Move, MoveList},
     position::Position,
-    role::Role,
+    role::{Piece, Role},
 };
 
 /// How piece names are written.
@@ -114,6 +115,15 @@ impl Style {
         text
     }
 
+    /// The text of `m` played from `before` to `after`: [`text`](Self::text)
+    /// without playing the move again ([`write_played`]).
+    pub fn text_played(self, before: &Position, m: Move, after: &Position) -> MoveText {
+        let mut text = MoveText::new();
+        // No move needs more than the buffer holds.
+        let _ = write_played(&mut text, before, m, after, self);
+        text
+    }
+
     /// How this style writes a null move: `0000` in UCI, `--` otherwise.
     pub const fn null(self) -> &'static str {
         match self.notation {
@@ -173,6 +183,41 @@ pub fn write_move<W: fmt::Write>(
     if style.notation == Notation::Uci {
         return m.uci(pos.is_chess960()).write_to(out);
     }
+    let mut after = *pos;
+    after.play_unchecked(m);
+    write_played(out, pos, m, &after, style)
+}
+
+/// [`write_move`] for a move already played: `after` is `before` with `m`
+/// played, and gives the check and mate marks. Saves playing the move a
+/// second time where the caller has played it.
+///
+/// # Errors
+/// Only the errors of `out`.
+///
+/// # Examples
+/// ```
+/// use pgnkit::{Move, Position, Role, Square, Style, write_played};
+///
+/// let before = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+/// let m = Move::Normal { role: Role::Rook, from: Square::A1, capture: None, to: Square::A8, promotion: None };
+/// let mut after = before;
+/// after.play_unchecked(m);
+/// let mut s = String::new();
+/// write_played(&mut s, &before, m, &after, Style::SAN)?;
+/// assert_eq!(s, "Ra8+");
+/// # Ok::<_, std::fmt::Error>(())
+/// ```
+pub fn write_played<W: fmt::Write>(
+    out: &mut W,
+    before: &Position,
+    m: Move,
+    after: &Position,
+    style: Style,
+) -> fmt::Result {
+    if style.notation == Notation::Uci {
+        return m.uci(before.is_chess960()).write_to(out);
+    }
     let letter = |role| style.alphabet.char(role);
     if let Some(side) = m.castling_side() {
         out.write_str(side.san())?;
@@ -186,7 +231,7 @@ pub fn write_move<W: fmt::Write>(
             out.write_str(from.name())?;
             out.write_char(if m.is_capture() { 'x' } else { '-' })?;
         } else {
-            let (file, rank) = disambiguation(pos, m);
+            let (file, rank) = disambiguation(before, m);
             if file {
                 out.write_char(from.file().char())?;
             }
@@ -203,8 +248,6 @@ pub fn write_move<W: fmt::Write>(
             out.write_char(letter(promotion))?;
         }
     }
-    let mut after = *pos;
-    after.play_unchecked(m);
     if after.is_check() {
         out.write_char(if after.has_legal_moves() { '+' } else { '#' })?;
     }
@@ -225,6 +268,21 @@ pub(super) fn disambiguation(pos: &Position, m: Move) -> (bool, bool) {
         _ => {}
     }
     let from = m.from();
+    // Most moves have no rival: no other piece of the role reaches the
+    // target square even ignoring pins. The legal moves below are a subset
+    // of those reaches, so the answer is the same without the move list.
+    let board = pos.board();
+    let ours = board.by_role(role) & board.by_color(pos.turn());
+    // Knights and sliders reach each other symmetrically: the squares a
+    // piece on the target attacks are those from which it is attacked.
+    let piece = Piece {
+        color: pos.turn(),
+        role,
+    };
+    let reach = attacks::attacks(piece, m.to(), board.occupied());
+    if (ours & reach).without(from).is_empty() {
+        return (false, false);
+    }
     let mut list = MoveList::new();
     pos.legal_moves_filtered(
         Some(role),
@@ -279,6 +337,12 @@ impl MoveText {
     pub fn as_bytes(&self) -> &[u8] {
         &self.buf[..usize::from(self.len)]
     }
+
+    /// The whole buffer and how many of its bytes are the text: for
+    /// writers that copy a fixed size and cut back.
+    pub(crate) fn padded(&self) -> (&[u8; MoveText::CAPACITY], usize) {
+        (&self.buf, usize::from(self.len))
+    }
 }
 
 impl Default for MoveText {
@@ -289,13 +353,30 @@ impl Default for MoveText {
 
 impl fmt::Write for MoveText {
     /// Appends `s`, or fails (appending nothing) when it does not fit.
+    #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         let start = usize::from(self.len);
         let end = start + s.len();
         let slot = self.buf.get_mut(start..end).ok_or(fmt::Error)?;
-        slot.copy_from_slice(s.as_bytes());
+        // A move's pieces are a few bytes: a loop, not a call to memcpy.
+        for (to, &b) in slot.iter_mut().zip(s.as_bytes()) {
+            *to = b;
+        }
         self.len = u8::try_from(end).map_err(|_| fmt::Error)?;
         Ok(())
+    }
+
+    /// Appends `c`; an ASCII letter without encoding it first.
+    #[inline]
+    fn write_char(&mut self, c: char) -> fmt::Result {
+        if c.is_ascii() {
+            let slot = self.buf.get_mut(usize::from(self.len)).ok_or(fmt::Error)?;
+            *slot = c as u8;
+            self.len += 1;
+            Ok(())
+        } else {
+            self.write_str(c.encode_utf8(&mut [0; 4]))
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
+use crate::notation::MoveText;
 use crate::pgn::game::{Game, Line, MoveNode};
 use crate::pgn::grammar::Outcome;
 use crate::pgn::grammar::fen_move_number;
@@ -268,8 +269,45 @@ impl<'o> MovetextWriter<'o> {
     }
 
     /// Writes one token, after a space or a line break (none after `(`).
+    /// A token holds no line break (moves, numbers, NAGs, markers).
+    #[inline]
     pub fn token(&mut self, token: &[u8]) {
-        self.token_of(b"", token, b"");
+        self.space_for(token.len());
+        self.out.extend_from_slice(token);
+    }
+
+    /// Writes a move's text as a token ([`token`](Self::token)).
+    #[inline]
+    pub fn move_text(&mut self, text: &MoveText) {
+        let (padded, len) = text.padded();
+        self.token_padded(padded, len);
+    }
+
+    /// Writes the first `len` bytes of `padded` as a token. Moves and
+    /// numbers are a few bytes: copying the whole fixed-size buffer and
+    /// cutting it back is a few vector moves, where a copy of `len` bytes
+    /// is a call to memcpy.
+    #[inline]
+    fn token_padded<const N: usize>(&mut self, padded: &[u8; N], len: usize) {
+        self.space_for(len);
+        let end = self.out.len() + len.min(N);
+        self.out.extend_from_slice(padded);
+        self.out.truncate(end);
+    }
+
+    /// The space or line break before a token of `len` bytes (none at
+    /// the start of a line or after `(`).
+    #[inline]
+    fn space_for(&mut self, len: usize) {
+        let column = self.column();
+        if column > 0 && !self.glue {
+            if column + 1 + len > self.width {
+                self.newline();
+            } else {
+                self.out.push(b' ');
+            }
+        }
+        self.glue = false;
     }
 
     /// Writes a comment with its delimiters (a `;` comment ends its line).
@@ -324,14 +362,14 @@ impl<'o> MovetextWriter<'o> {
         };
         let mut buf = [0u8; 24];
         let len = decimal(ply / 2 + 1, suffix, &mut buf);
-        self.token(&buf[..len]);
+        self.token_padded(&buf, len);
     }
 
     /// Writes a NAG as `$n`.
     pub fn nag(&mut self, nag: u8) {
         let mut buf = [b'$'; 24];
         let len = decimal(u64::from(nag), b"", &mut buf[1..]);
-        self.token(&buf[..=len]);
+        self.token_padded(&buf, len + 1);
     }
 
     /// Opens a variation: `(`, the next token glued to it.
@@ -354,20 +392,23 @@ impl<'o> MovetextWriter<'o> {
 
 /// Writes `n` in decimal then `suffix` (at most 3 bytes) to the front of
 /// `buf`; returns the length.
-fn decimal(mut n: u64, suffix: &[u8], buf: &mut [u8]) -> usize {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+fn decimal(n: u64, suffix: &[u8], buf: &mut [u8]) -> usize {
+    let mut len = 1;
+    let mut rest = n / 10;
+    while rest > 0 {
+        len += 1;
+        rest /= 10;
     }
-    let len = digits.len() - i;
-    buf[..len].copy_from_slice(&digits[i..]);
-    buf[len..len + suffix.len()].copy_from_slice(suffix);
+    // In place, digit by digit: the copies of a few bytes would be calls
+    // to memcpy.
+    let mut rest = n;
+    for slot in buf[..len].iter_mut().rev() {
+        *slot = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    for (slot, &b) in buf[len..].iter_mut().zip(suffix) {
+        *slot = b;
+    }
     len + suffix.len()
 }
 
@@ -397,8 +438,9 @@ impl Emitter<'_, '_> {
             self.w.number(ply, interrupted);
             match self.move_text.as_mut() {
                 Some(move_text) => {
+                    // A caller's text may hold a line break.
                     let text = move_text(node);
-                    self.w.token(&text);
+                    self.w.token_of(b"", &text, b"");
                 }
                 None => {
                     self.w.token(node.text);

@@ -247,8 +247,16 @@ pub trait Observer<'a> {
     /// after each mainline move played.
     fn mainline_ply(&mut self, _ply: MainlinePly<'_>) {}
 
-    /// A move played in the current line, from `before`.
-    fn played(&mut self, _before: &Position, _played: Played, _token: &MoveToken, _span: Span) {}
+    /// A move played in the current line, from `before` to `after`.
+    fn played(
+        &mut self,
+        _before: &Position,
+        _played: Played,
+        _after: &Position,
+        _token: &MoveToken,
+        _span: Span,
+    ) {
+    }
 
     /// A NAG after the current line's last move.
     fn nag(&mut self, _nag: u8, _span: Span) {}
@@ -406,7 +414,7 @@ impl Replayer {
     /// struct Ucis(Vec<String>);
     ///
     /// impl Observer<'_> for Ucis {
-    ///     fn played(&mut self, before: &Position, played: Played, _: &MoveToken, _: Span) {
+    ///     fn played(&mut self, before: &Position, played: Played, _: &Position, _: &MoveToken, _: Span) {
     ///         if let Played::Move(m) = played {
     ///             self.0.push(m.uci(before.is_chess960()).to_string());
     ///         }
@@ -731,12 +739,15 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         };
         let last = self.stack.len() - 1;
         let frame = &mut self.stack[last];
-        self.observer
-            .played(&frame.pos, Played::Move(m), token, span);
         if keep_prev {
             frame.prev.clone_from(&frame.pos);
         }
+        // An observer that ignores moves leaves `before` unread, and the
+        // copy is optimised away.
+        let before = frame.pos;
         frame.pos.play_unchecked(m);
+        self.observer
+            .played(&before, Played::Move(m), &frame.pos, token, span);
         if mainline {
             self.mainline_played(span);
         }
@@ -751,7 +762,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         match null_move(&self.stack[last].pos) {
             Some(next) => {
                 self.observer
-                    .played(&self.stack[last].pos, Played::Null, token, span);
+                    .played(&self.stack[last].pos, Played::Null, &next, token, span);
                 let frame = self.top();
                 frame.prev = std::mem::replace(&mut frame.pos, next);
                 if mainline {
