@@ -32,6 +32,11 @@ use super::run::{Writer, execute};
 /// Exit status: 0 every game converted, 1 some game was not, 2 usage or
 /// I/O error.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  pgnkit convert --to uci --no-tags games.pgn
+  pgnkit convert --to de-lan -o deutsch.pgn games.pgn
+  pgnkit convert --to lan games.pgn | pgnkit convert --from lan --to san
+  pgnkit convert --to json games.pgn > games.jsonl")]
 pub struct ConvertArgs {
     #[command(flatten)]
     inputs: Inputs,

@@ -33,6 +33,11 @@ use super::run::{Writer, execute};
 /// enough, 1 some game had errors or was too short, 2 usage or I/O error.
 #[derive(Debug, Args)]
 #[command(
+    after_help = "Examples:
+  pgnkit fen games.pgn
+  pgnkit fen --ply 10 --with White,Black games.pgn
+  pgnkit fen --move 5b --epd games.pgn
+  pgnkit fen --all games.pgn | head -n 20",
     mut_arg("lang", |a| a.help("Piece-letter alphabet: auto, en, de (B = Bauer)")),
 )]
 pub struct FenArgs {

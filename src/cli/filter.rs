@@ -62,19 +62,18 @@ use super::run::{Writer, execute};
 ///   material KQ vs KR (exactly these pieces, White's first).
 ///   Combine with and, or, not and parentheses; true matches everything.
 ///
-/// Examples:
-///   pgnkit filter -e 'WhiteDays < 5' corr.pgn
-///   pgnkit filter -e 'eco in B20..B99 and winner = black and elo >= 2400 and Date >= 2020' x.pgn
-///   pgnkit filter -e 'WhiteElo < BlackElo and winner = white' x.pgn
-///   pgnkit filter -e 'status = stalemate' --count x.pgn
-///   pgnkit filter -e 'reaches "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w"' x.pgn
-///   pgnkit filter --player Carlsen --result 1-0 --min-plies 60 x.pgn
-///
 /// Exit status: 0 some game matched, 1 none matched, 2 usage or I/O error
 /// (a mistake in the expression is reported with its column).
 #[derive(Debug, Args)]
 #[command(
     verbatim_doc_comment,
+    after_help = "Examples:
+  pgnkit filter -e 'WhiteDays < 5' games.pgn
+  pgnkit filter -e 'eco in B20..B99 and winner = black and elo >= 2400 and Date >= 2020' games.pgn
+  pgnkit filter -e 'WhiteElo < BlackElo and winner = white' games.pgn
+  pgnkit filter -e 'status = stalemate' --count games.pgn
+  pgnkit filter -e 'reaches \"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w\"' games.pgn
+  pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),

@@ -11,6 +11,7 @@ mod perft;
 mod progress;
 mod report;
 mod run;
+mod shell;
 mod stats;
 mod tags;
 mod validate;
@@ -61,6 +62,8 @@ enum Command {
     Tags(tags::TagsArgs),
     Filter(filter::FilterArgs),
     Stats(stats::StatsArgs),
+    Completions(shell::CompletionsArgs),
+    Man(shell::ManArgs),
 }
 
 /// Parses the command line and runs the subcommand.
@@ -74,6 +77,8 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Tags(args) => tags::run(args),
         Command::Filter(args) => filter::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     }
 }
 
@@ -110,6 +115,8 @@ fn subcommand(name: &str) -> Option<clap::Command> {
         "tags" => tags::TagsArgs::augment_args(clap::Command::new("tags")),
         "filter" => filter::FilterArgs::augment_args(clap::Command::new("filter")),
         "stats" => stats::StatsArgs::augment_args(clap::Command::new("stats")),
+        "completions" => shell::CompletionsArgs::augment_args(clap::Command::new("completions")),
+        "man" => shell::ManArgs::augment_args(clap::Command::new("man")),
         _ => return None,
     })
 }
@@ -167,9 +174,18 @@ mod tests {
                 "--divide".to_string(),
             ],
             vec!["startpos".to_string(), "two".to_string()],
+            // A directory (`man --dir`).
+            vec!["--dir".to_string(), "man1".to_string()],
+            vec!["--dir=man1".to_string()],
         ];
         for arg in sub.get_arguments() {
-            let Some(long) = arg.get_long() else { continue };
+            let Some(long) = arg.get_long() else {
+                // A positional argument with listed values (a shell name).
+                for value in arg.get_possible_values() {
+                    lines.push(vec![value.get_name().to_string()]);
+                }
+                continue;
+            };
             let flag = format!("--{long}");
             let takes_value = arg.get_num_args().is_some_and(|n| n.takes_values());
             let values: Vec<String> = if !takes_value {

@@ -14,6 +14,9 @@ use super::Exit;
 /// Prints the node count on stdout (with --divide first one line per root
 /// move, in UCI); the speed goes to stderr.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  pgnkit perft startpos 5
+  pgnkit perft --divide 'r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1' 3")]
 pub struct PerftArgs {
     /// The position: a FEN (4 or 6 fields) or `startpos`.
     fen: String,

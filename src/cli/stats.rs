@@ -31,6 +31,10 @@ use super::run::{Writer, execute};
 /// parts can be merged exactly: pgnkit stats --merge a.json b.json
 #[derive(Debug, Args)]
 #[command(
+    after_help = "Examples:
+  pgnkit stats games.pgn
+  pgnkit stats --top 3 games.pgn
+  pgnkit stats --json games.pgn > part.json && pgnkit stats --merge part.json part.json",
     mut_arg("files", |a| a.help(
         "PGN files, plain or compressed (`-` or none: standard input); with --merge: JSON summaries"
     )),

@@ -30,10 +30,12 @@ use super::run::{Writer, execute};
 /// spaces; no header unless --header, so rows sort and cut cleanly),
 /// csv (RFC 4180 quoting; header unless --no-header), jsonl (one JSON
 /// object per game, keys in --fields order).
-///
-/// Example: pgnkit tags --fields White,WhiteDays x.pgn | sort -t$'\t' -k2n
 #[derive(Debug, Args)]
 #[command(
+    after_help = "Examples:
+  pgnkit tags --fields White,WhiteDays games.pgn | sort -t$'\\t' -k2n
+  pgnkit tags --header --fields game,White,Black,Result,plies,status games.pgn
+  pgnkit tags --format csv --fields Event,Date,White,Black games.pgn > games.csv",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed fields")),

@@ -33,6 +33,11 @@ use super::run::{Writer, execute};
 /// --strict: or a warning), 2 usage or I/O error (an unreadable input is
 /// reported and the other inputs are still checked).
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  pgnkit validate games.pgn
+  pgnkit validate --quiet --strict games.pgn
+  pgnkit validate --format json games.pgn > diagnostics.jsonl
+  cat games.pgn | pgnkit validate --syntax-only -")]
 pub struct ValidateArgs {
     #[command(flatten)]
     inputs: Inputs,

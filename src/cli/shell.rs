@@ -1,0 +1,76 @@
+//! `pgnkit completions` and `pgnkit man`: the shell's view of pgnkit,
+//! made from the same clap command as `--help`.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use clap::{Args, CommandFactory};
+use clap_complete::Shell;
+
+use super::{Cli, Exit};
+
+/// Print a shell completion script.
+///
+/// Bash: save it in ~/.local/share/bash-completion/completions/pgnkit, or
+/// source it from ~/.bashrc. Zsh: save it as `_pgnkit` in a directory of
+/// $fpath. Fish: save it in ~/.config/fish/completions/pgnkit.fish.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  pgnkit completions bash > pgnkit.bash && source pgnkit.bash
+  pgnkit completions zsh > _pgnkit
+  pgnkit completions fish > pgnkit.fish")]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    shell: Shell,
+}
+
+/// Runs `pgnkit completions`.
+pub fn completions(args: &CompletionsArgs) -> anyhow::Result<Exit> {
+    let mut out = std::io::stdout().lock();
+    clap_complete::generate(args.shell, &mut Cli::command(), "pgnkit", &mut out);
+    out.flush()?;
+    Ok(Exit::Ok)
+}
+
+/// Print the manual page, or write one page per subcommand.
+///
+/// Without --dir, the page of pgnkit itself (roff) goes to standard
+/// output: `pgnkit man | man -l -`. With --dir, pgnkit.1 and
+/// pgnkit-SUBCOMMAND.1 for every subcommand are written there, for
+/// `man -M` or a system's man1 directory.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  pgnkit man | man -l -
+  pgnkit man --dir man/man1 && man -M man pgnkit-validate")]
+pub struct ManArgs {
+    /// Write every page into this directory (made if missing).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+/// Runs `pgnkit man`.
+pub fn man(args: &ManArgs) -> anyhow::Result<Exit> {
+    let cli = Cli::command();
+    let Some(dir) = &args.dir else {
+        let mut out = std::io::stdout().lock();
+        clap_mangen::Man::new(cli).render(&mut out)?;
+        out.flush()?;
+        return Ok(Exit::Ok);
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    let write = |name: &str, command: clap::Command| -> anyhow::Result<()> {
+        let path = dir.join(format!("{name}.1"));
+        let mut page = Vec::new();
+        clap_mangen::Man::new(command).render(&mut page)?;
+        std::fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write("pgnkit", cli.clone())?;
+    for sub in cli.get_subcommands() {
+        let name = format!("pgnkit-{}", sub.get_name());
+        // The page's title and synopsis name the whole command line.
+        write(&name, sub.clone().name(name.clone()))?;
+    }
+    Ok(Exit::Ok)
+}

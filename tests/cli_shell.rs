@@ -1,0 +1,198 @@
+//! pgnkit in the shell: every example of every `--help` runs, the bash
+//! completion loads and completes, and every manual page renders.
+
+mod cli_support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cli_support::pgnkit;
+
+/// Every subcommand, as `pgnkit --help` lists them.
+fn subcommands() -> Vec<String> {
+    let help = pgnkit(&["--help"]).stdout;
+    help.lines()
+        .skip_while(|line| !line.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(String::from)
+        .collect()
+}
+
+/// The command lines under `Examples:` in `help`.
+fn examples(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|line| *line != "Examples:")
+        .skip(1)
+        .take_while(|line| line.starts_with("  "))
+        .map(|line| line.trim().to_string())
+        .collect()
+}
+
+/// A fresh directory holding `games.pgn` (the bundled example), with the
+/// binary's directory first on PATH.
+fn workdir(test: &str) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("pgnkit-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("make a temporary directory");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/myschach.pgn");
+    std::fs::copy(fixture, dir.join("games.pgn")).expect("copy the example");
+    let bin = Path::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .parent()
+        .expect("the binary's directory");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (dir, path)
+}
+
+/// Runs `script` in bash (failing pipes fail) in `dir`: status, output.
+fn bash(script: &str, dir: &Path, path: &str) -> (i32, String, String) {
+    let out = Command::new("bash")
+        .args(["-o", "pipefail", "-c", script])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("HOME", dir)
+        .output()
+        .expect("run bash");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Whether `tool` is on PATH; when it is not, the test skips with a
+/// message, or fails where `PGNKIT_REQUIRE_TOOLS=1` (`.ci/run`).
+fn have(tool: &str) -> bool {
+    let found = Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !found {
+        let required = std::env::var("PGNKIT_REQUIRE_TOOLS").is_ok_and(|v| v == "1");
+        assert!(!required, "{tool} is missing and PGNKIT_REQUIRE_TOOLS=1");
+        eprintln!("skipped: {tool} not found");
+    }
+    found
+}
+
+#[test]
+fn every_subcommand_has_examples_and_every_example_runs() {
+    let subs = subcommands();
+    assert!(subs.len() >= 9, "{subs:?}");
+    let (dir, path) = workdir("examples");
+    let mut ran = 0;
+    for sub in &subs {
+        let help = pgnkit(&[sub, "--help"]).stdout;
+        let lines = examples(&help);
+        assert!(lines.len() >= 2, "pgnkit {sub} --help has no examples");
+        for line in lines {
+            if line.contains("man -l") && !have("man") {
+                continue;
+            }
+            assert!(
+                line.starts_with("pgnkit ") || line.contains("| pgnkit "),
+                "{line}"
+            );
+            let (code, _, stderr) = bash(&line, &dir, &path);
+            // 1 is an answer (no game matched, some game had an error);
+            // 2 would be a usage error.
+            assert!(code == 0 || code == 1, "{line}: exit {code}\n{stderr}");
+            assert!(!stderr.contains("Usage:"), "{line}:\n{stderr}");
+            ran += 1;
+        }
+    }
+    assert!(ran >= 25, "only {ran} examples");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn examples_do_what_they_say() {
+    let (dir, path) = workdir("examples-output");
+    let (code, stdout, _) = bash(
+        "pgnkit convert --to lan games.pgn | pgnkit convert --from lan --to san",
+        &dir,
+        &path,
+    );
+    assert_eq!(code, 0);
+    let direct = pgnkit(&["convert", "--to", "san", "fixtures/myschach.pgn"]);
+    assert_eq!(stdout, direct.stdout, "the round trip through LAN");
+    let (code, stdout, _) = bash(
+        "pgnkit stats --json games.pgn > part.json && pgnkit stats --merge part.json part.json",
+        &dir,
+        &path,
+    );
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("games: 10 (10 valid,"), "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bash_completion_loads_and_completes_subcommands_and_options() {
+    if !have("bash") {
+        return;
+    }
+    let (dir, path) = workdir("completion");
+    let script = r#"source <(pgnkit completions bash) || exit 3
+complete -p pgnkit || exit 4
+COMP_WORDS=(pgnkit val); COMP_CWORD=1; _pgnkit pgnkit val pgnkit
+echo "sub: ${COMPREPLY[*]}"
+COMP_WORDS=(pgnkit convert --t); COMP_CWORD=2; _pgnkit pgnkit --t convert
+echo "opt: ${COMPREPLY[*]}""#;
+    let (code, stdout, stderr) = bash(script, &dir, &path);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("complete -o bashdefault -o default -o nosort -F _pgnkit pgnkit"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("sub: validate\n"), "{stdout}");
+    assert!(stdout.contains("opt: --to\n"), "{stdout}");
+    for shell in ["zsh", "fish", "powershell", "elvish"] {
+        let out = pgnkit(&["completions", shell]);
+        assert_eq!(out.code, 0, "{shell}: {}", out.stderr);
+        assert!(out.stdout.contains("validate"), "{shell}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn every_manual_page_renders() {
+    if !have("man") {
+        return;
+    }
+    let (dir, path) = workdir("man");
+    let (code, _, stderr) = bash("pgnkit man --dir man/man1", &dir, &path);
+    assert_eq!(code, 0, "{stderr}");
+    let mut pages = 0;
+    for sub in std::iter::once(String::new()).chain(subcommands()) {
+        let name = if sub.is_empty() {
+            "pgnkit".to_string()
+        } else {
+            format!("pgnkit-{sub}")
+        };
+        let page = dir.join(format!("man/man1/{name}.1"));
+        let (code, stdout, stderr) = bash(
+            &format!("MANWIDTH=80 man -l {}", page.display()),
+            &dir,
+            &path,
+        );
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert!(stdout.contains("NAME"), "{name}:\n{stdout}");
+        assert!(stdout.contains(&name), "{name}:\n{stdout}");
+        if !sub.is_empty() {
+            assert!(stdout.contains("Examples:"), "{name} has no examples");
+        }
+        pages += 1;
+    }
+    assert!(pages >= 10);
+    // The page of pgnkit itself on standard output, as the example has it.
+    let (code, stdout, _) = bash("pgnkit man | MANWIDTH=80 man -l -", &dir, &path);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("validate"), "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
+}
