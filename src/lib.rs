@@ -19,6 +19,32 @@
 //! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
 //! text (UTF-8 or Windows-1252).
 //!
+//! # Example
+//!
+//! Read a PGN file (plain, zstd, gzip or bzip2), replay every game and print
+//! its final position as FEN:
+//!
+//! ```
+//! use pgnkit::pgn::GameFramer;
+//! use pgnkit::replay::{ReplayOptions, Replayer, Status};
+//! use pgnkit::{EpMode, input};
+//!
+//! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/myschach.pgn");
+//! # let mut fens = Vec::new();
+//! let mut games = GameFramer::for_input(input::open(path.as_ref())?);
+//! let mut replayer = Replayer::new();
+//! while let Some(game) = games.next_game() {
+//!     let replay = replayer.replay(&game?, &ReplayOptions::default());
+//!     if let (Status::Valid, Some(position)) = (replay.status, replay.position) {
+//!         println!("{}", position.fen(EpMode::Always));
+//! #       fens.push(position.fen(EpMode::Always));
+//!     }
+//! }
+//! # assert_eq!(fens.len(), 5);
+//! # assert_eq!(fens[3], "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! The command-line front end lives in the binary (`src/main.rs`, `src/cli/`),
 //! built with the default feature `cli`: it parses arguments and gives the
 //! engine each command's per-game work. The library needs none of its

@@ -2,6 +2,7 @@
 //! completion loads and completes, and every manual page renders.
 
 mod cli_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -76,7 +77,7 @@ fn have(tool: &str) -> bool {
     if !found {
         let required = std::env::var("PGNKIT_REQUIRE_TOOLS").is_ok_and(|v| v == "1");
         assert!(!required, "{tool} is missing and PGNKIT_REQUIRE_TOOLS=1");
-        eprintln!("skipped: {tool} not found");
+        common::say_skipped(&format!("{tool} not found"));
     }
     found
 }

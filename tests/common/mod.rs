@@ -66,11 +66,21 @@ fn present_or_skip(dir: PathBuf) -> Option<PathBuf> {
         "{} is missing and PGNKIT_REQUIRE_DATA=1",
         dir.display()
     );
-    eprintln!(
-        "skipped: {} not found (set PGNKIT_DATA to the shared data directory)",
+    say_skipped(&format!(
+        "{} not found (set PGNKIT_DATA to the shared data directory)",
         dir.display()
-    );
+    ));
     None
+}
+
+/// Prints that the running test skips, and why, where `cargo test` shows it
+/// even for a passing test: straight to the standard error stream, which
+/// the test harness captures only through `eprintln!`.
+pub fn say_skipped(why: &str) {
+    use std::io::Write as _;
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
 }
 
 /// A correspondence archive in the style of seed 001 (mySchach headers:
