@@ -173,9 +173,9 @@ pub enum Failure<'a> {
 /// Where the results of a run go, in input order, and where it tells of
 /// its progress. Called on one thread at a time (not always the caller's).
 pub trait Sink<T> {
-    /// An input was opened; `total` is its size in bytes, if known.
-    fn begin(&mut self, total: Option<u64>) {
-        let _ = total;
+    /// The input `name` was opened; `total` is its size in bytes, if known.
+    fn begin(&mut self, name: &str, total: Option<u64>) {
+        let _ = (name, total);
     }
 
     /// What the per-game function made of the next games, and how many
@@ -245,7 +245,7 @@ where
                 continue;
             }
         };
-        sink.begin(input.total_len());
+        sink.begin(&name, input.total_len());
         let work = Work {
             name: &name,
             init: &init,

@@ -28,8 +28,10 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar over `total` input bytes (a spinner when the total is unknown).
-    pub fn new(when: When, quiet: bool, total: Option<u64>) -> Progress {
+    /// A bar over the `total` bytes of the input `name` (a spinner with the
+    /// bytes read so far when the total is unknown: standard input, a
+    /// compressed file).
+    pub fn new(when: When, quiet: bool, name: &str, total: Option<u64>) -> Progress {
         let show = !quiet
             && match when {
                 When::Auto => std::io::stderr().is_terminal(),
@@ -45,10 +47,11 @@ impl Progress {
                 None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4)),
             };
             let template = if total.is_some() {
-                "{bytes}/{total_bytes} [{wide_bar}] {msg} eta {eta}"
+                "{prefix} {bytes}/{total_bytes} [{wide_bar}] {msg} eta {eta}"
             } else {
-                "{spinner} {bytes} {msg} {elapsed}"
+                "{prefix} {spinner} {bytes} read, {msg} {elapsed}"
             };
+            bar.set_prefix(shown_name(name));
             if let Ok(style) = ProgressStyle::with_template(template) {
                 bar.set_style(style.progress_chars("=> "));
             }
@@ -93,4 +96,15 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// An input's name as the bar shows it: the file's name without its
+/// directories, `stdin` for `-`.
+fn shown_name(name: &str) -> String {
+    if name == "-" || name.is_empty() {
+        return "stdin".to_string();
+    }
+    std::path::Path::new(name)
+        .file_name()
+        .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned())
 }

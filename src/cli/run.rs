@@ -42,7 +42,7 @@ impl<'a, X: Default> Writer<'a, X> {
             out,
             when: run.progress,
             quiet: run.quiet,
-            bar: Progress::new(When::Never, true, None),
+            bar: Progress::new(When::Never, true, "", None),
             records: run.options.records,
             limit: None,
             last: b'\n',
@@ -85,8 +85,8 @@ impl<X: Merge> Writer<'_, X> {
 }
 
 impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
-    fn begin(&mut self, total: Option<u64>) {
-        self.bar = Progress::new(self.when, self.quiet, total);
+    fn begin(&mut self, name: &str, total: Option<u64>) {
+        self.bar = Progress::new(self.when, self.quiet, name, total);
         self.file_start = true;
     }
 

@@ -259,6 +259,8 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             lints: false,
         };
         let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Summary>| {
+            // Counted for the progress bar too.
+            done.stats.games += 1;
             let s = &mut done.extra;
             s.games += 1;
             let Ok(raw) = item.game else {
