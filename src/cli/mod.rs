@@ -2,6 +2,7 @@
 //! subcommand. Only this side uses clap, anyhow and indicatif.
 
 mod args;
+mod board;
 mod convert;
 mod fen;
 mod filter;
@@ -62,6 +63,7 @@ enum Command {
     Tags(tags::TagsArgs),
     Filter(filter::FilterArgs),
     Stats(stats::StatsArgs),
+    Board(board::BoardArgs),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
 }
@@ -77,6 +79,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Tags(args) => tags::run(args),
         Command::Filter(args) => filter::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Board(args) => board::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
     }
@@ -115,6 +118,7 @@ fn subcommand(name: &str) -> Option<clap::Command> {
         "tags" => tags::TagsArgs::augment_args(clap::Command::new("tags")),
         "filter" => filter::FilterArgs::augment_args(clap::Command::new("filter")),
         "stats" => stats::StatsArgs::augment_args(clap::Command::new("stats")),
+        "board" => board::BoardArgs::augment_args(clap::Command::new("board")),
         "completions" => shell::CompletionsArgs::augment_args(clap::Command::new("completions")),
         "man" => shell::ManArgs::augment_args(clap::Command::new("man")),
         _ => return None,
