@@ -332,3 +332,27 @@ fn diagnostics_past_the_cap_are_counted_not_kept() {
         "{last}"
     );
 }
+
+#[test]
+fn claimable_draws_are_counted_by_kind() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let path = data.join("corpus/pgn-extract/infiles/test-repetition.pgn");
+    let path = path.to_str().unwrap();
+    let out = pgnkit(&["validate", path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        "pgnkit validate: 12 games: 12 valid (0 with warnings), 0 with errors, 0 unsupported (skipped)\n\
+         pgnkit validate: on the board: 4 threefold_repetition, 2 threefold_repetition_next_move, 6 unfinished\n"
+    );
+    let stats = pgnkit(&["stats", path]);
+    assert!(
+        stats.stdout.contains(
+            "\non the board: threefold_repetition 4, threefold_repetition_next_move 2, unfinished 6\n"
+        ),
+        "{}",
+        stats.stdout
+    );
+}

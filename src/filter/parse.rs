@@ -170,7 +170,7 @@ impl fmt::Display for ParseFilterError {
 impl std::error::Error for ParseFilterError {}
 
 /// The values `status` can be compared with.
-pub const STATUSES: [&str; 16] = [
+pub const STATUSES: [&str; 19] = [
     "checkmate",
     "mate",
     "stalemate",
@@ -185,6 +185,9 @@ pub const STATUSES: [&str; 16] = [
     "fifty_moves",
     "seventyfive",
     "seventyfive_moves",
+    "threefold_repetition_next_move",
+    "fifty_moves_next_move",
+    "claimable",
     "unfinished",
     "incomplete",
 ];
