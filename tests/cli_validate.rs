@@ -356,3 +356,23 @@ fn claimable_draws_are_counted_by_kind() {
         stats.stdout
     );
 }
+
+#[test]
+fn impossible_fen_positions_are_errors_and_still_replayed() {
+    let games = "[FEN \"4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1\"]\n\n1... Ke7 *\n\n\
+                 [FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 7 1\"]\n\n1. Ra8+ Ke7 *\n\n\
+                 [FEN \"QQQ5/8/8/7k/8/8/PPPPPPP1/4K3 w - - 0 1\"]\n\n1. Kd1 *\n";
+    let out = pgnkit_in(&["validate", "-"], games.as_bytes());
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr,
+        "<stdin>:1:7: error: game 1 (? - ?): FEN tag: position cannot arise in a game: no move gives double check from d6 and f6\n\
+         <stdin>:5:7: warning: game 2 (? - ?): FEN tag: half-move clock 7 but only 0 plies before this position\n\
+         <stdin>:9:7: error: game 3 (? - ?): FEN tag: position cannot arise in a game: 7 white pawns and 2 promoted pieces (at most 8 together)\n\
+         pgnkit validate: 3 games: 1 valid (1 with warnings), 2 with errors, 0 unsupported (skipped)\n\
+         pgnkit validate: on the board: 3 unfinished\n"
+    );
+    // perft plays the same positions: perft suites hold impossible ones.
+    let out = pgnkit(&["perft", "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", "1"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "3\n"));
+}

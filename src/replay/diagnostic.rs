@@ -9,6 +9,7 @@ use crate::{
     notation::{Lint, ResolveError},
     pgn::{Outcome, ParsePgnErrorKind, Span},
     position::Position,
+    reachability::Unreachable,
     replay::Termination,
 };
 
@@ -80,6 +81,17 @@ pub enum DiagnosticKind {
     NullMove,
     /// The `[FEN]` tag is not a usable position.
     BadFen(FenError),
+    /// The `[FEN]` tag's position can be played but cannot arise in a
+    /// game: every reason found.
+    UnreachableFen(Vec<Unreachable>),
+    /// The `[FEN]` tag's half-move clock counts more plies than the game
+    /// has had (full-move number and side to move).
+    FenClockTooLong {
+        /// The half-move clock.
+        halfmoves: u32,
+        /// The plies played before the position.
+        plies: u64,
+    },
     /// The `[FEN]` tag's full-move number is 0; read as 1.
     FullmoveZero,
     /// `[SetUp "1"]` without a `[FEN]` tag: replayed from the start position.
@@ -136,6 +148,7 @@ pub enum DiagnosticKind {
 impl DiagnosticKind {
     /// A short stable name for machine-readable output (`syntax`,
     /// `illegal`, `ambiguous`, `null-in-check`, `null-move`, `bad-fen`,
+    /// `impossible-fen`, `fen-clock`,
     /// `setup-without-fen`, `unsupported-variant`, `lint`, `move-number`,
     /// `result-mismatch`, `missing-result`, `result-contradicts`,
     /// `unknown-result`, `moves-after-end`, `plycount`).
@@ -148,6 +161,8 @@ impl DiagnosticKind {
             DiagnosticKind::NullInCheck => "null-in-check",
             DiagnosticKind::NullMove => "null-move",
             DiagnosticKind::BadFen(_) => "bad-fen",
+            DiagnosticKind::UnreachableFen(_) => "impossible-fen",
+            DiagnosticKind::FenClockTooLong { .. } => "fen-clock",
             DiagnosticKind::SetUpWithoutFen => "setup-without-fen",
             DiagnosticKind::FullmoveZero => "fen-fullmove-zero",
             DiagnosticKind::UnsupportedVariant(_) => "unsupported-variant",
@@ -171,6 +186,7 @@ impl DiagnosticKind {
             DiagnosticKind::Illegal(_)
                 | DiagnosticKind::NullInCheck
                 | DiagnosticKind::BadFen(_)
+                | DiagnosticKind::UnreachableFen(_)
                 | DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_))
                 | DiagnosticKind::ResultMismatch { .. }
                 | DiagnosticKind::ResultContradicts { .. }
@@ -186,6 +202,20 @@ impl fmt::Display for DiagnosticKind {
             DiagnosticKind::NullInCheck => f.write_str("illegal move: null move while in check"),
             DiagnosticKind::NullMove => f.write_str("null move in the mainline"),
             DiagnosticKind::BadFen(err) => write!(f, "FEN tag: {err}"),
+            DiagnosticKind::UnreachableFen(reasons) => {
+                f.write_str("FEN tag: position cannot arise in a game: ")?;
+                for (i, reason) in reasons.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{reason}")?;
+                }
+                Ok(())
+            }
+            DiagnosticKind::FenClockTooLong { halfmoves, plies } => write!(
+                f,
+                "FEN tag: half-move clock {halfmoves} but only {plies} plies before this position"
+            ),
             DiagnosticKind::FullmoveZero => f.write_str("FEN tag: full-move number 0, read as 1"),
             DiagnosticKind::SetUpWithoutFen => {
                 f.write_str("SetUp \"1\" without a FEN tag; replayed from the start position")

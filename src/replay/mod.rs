@@ -1026,12 +1026,12 @@ mod tests {
                 &[],
             ),
             (
-                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 60\"]\n60. Ra3 1/2-1/2".into(),
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 80\"]\n80. Ra3 1/2-1/2".into(),
                 SeventyFiveMoves,
                 &[],
             ),
             (
-                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 60\"]\n60. Ra3 1-0".into(),
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 80\"]\n80. Ra3 1-0".into(),
                 SeventyFiveMoves,
                 &["result-contradicts"],
             ),
@@ -1064,12 +1064,12 @@ mod tests {
         let fourfold = format!("{KNIGHTS_TWICE} 5. Nf3 Nf6 6. Ng1 Ng8 7. e4 *");
         assert_eq!(kinds(&run(&fourfold)), Vec::<&str>::new());
         // The 75-move rule, reached after 60...Rh2 (150 half-moves).
-        let r = run("[FEN \"k7/8/8/8/8/8/r7/4K3 w - - 148 60\"]\n60. Kd1 Rh2 61. Kc1 1/2-1/2");
+        let r = run("[FEN \"k7/8/8/8/8/8/r7/4K3 w - - 148 80\"]\n80. Kd1 Rh2 81. Kc1 1/2-1/2");
         assert_eq!(kinds(&r), ["moves-after-end"]);
         assert!(r.diagnostics[0].message().contains("75-move rule"));
         assert_eq!(
             r.diagnostics[0].ply.map(|p| p.to_string()).as_deref(),
-            Some("61.")
+            Some("81.")
         );
         // A variation after the end is not a move of the game.
         let r = run(&format!("{fivefold} (8... e5) 1/2-1/2"));

@@ -101,7 +101,10 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
                     parsed => parsed,
                 };
                 match parsed {
-                    Ok(pos) => pos,
+                    Ok(pos) => {
+                        self.reachable(&pos, span);
+                        pos
+                    }
                     Err(err) => {
                         self.push(Severity::Error, DiagnosticKind::BadFen(err), span);
                         return false;
@@ -143,6 +146,33 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             }
         }
         true
+    }
+}
+
+impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
+    /// Reports a `[FEN]` position that cannot arise in a game (an error:
+    /// the game cannot have been played; its moves are still replayed) and
+    /// a half-move clock longer than the game (a warning: the clock only
+    /// bears on the 50- and 75-move rules).
+    fn reachable(&mut self, pos: &Position, span: Span) {
+        let reasons = pos.unreachable();
+        if !reasons.is_empty() {
+            self.push(
+                Severity::Error,
+                DiagnosticKind::UnreachableFen(reasons),
+                span,
+            );
+        }
+        if !pos.clock_fits() {
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::FenClockTooLong {
+                    halfmoves: pos.halfmoves(),
+                    plies: pos.plies_played(),
+                },
+                span,
+            );
+        }
     }
 }
 
