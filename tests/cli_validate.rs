@@ -376,3 +376,49 @@ fn impossible_fen_positions_are_errors_and_still_replayed() {
     let out = pgnkit(&["perft", "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", "1"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, "3\n"));
 }
+
+/// A lichess study puzzle (standard chess) whose FEN gives White the right
+/// `K` with the king on c1 and Black `q` with the king on g8: the rights
+/// are dropped with a warning at their letters, and the game is replayed.
+#[test]
+fn castling_rights_off_the_standard_squares_are_dropped() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let path = data.join(
+        "corpus/pychess/learn/lichess_study_2nd-part-game-puzzles-with-interactive-lessons_by_Francesco_Super_2018.01.03.pgn",
+    );
+    let path = path.to_str().unwrap();
+    let out = pgnkit(&["validate", "--format", "json", path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let castling: Vec<(u64, u64, String)> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|d| d["kind"] == "fen-castling")
+        .map(|d| {
+            (
+                d["game"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let message = |right: &str, squares: &str| {
+        format!(
+            "FEN tag: castling right '{right}' dropped: standard chess castles only with the king on {squares} (Chess960 needs a Variant tag)"
+        )
+    };
+    assert_eq!(
+        castling,
+        [
+            (15, 61, message("K", "e1 and a rook on h1")),
+            (15, 62, message("q", "e8 and a rook on a8")),
+        ]
+    );
+    let fens = pgnkit(&["fen", path]).stdout;
+    assert_eq!(
+        fens.lines().nth(14),
+        Some("1rr3k1/p3pp1p/3pbnp1/7P/qP1BP1P1/3B1P2/1PPb4/1NKR3R w - - 0 3")
+    );
+}

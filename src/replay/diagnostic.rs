@@ -92,6 +92,14 @@ pub enum DiagnosticKind {
         /// The plies played before the position.
         plies: u64,
     },
+    /// A castling right of the `[FEN]` tag the game cannot use, dropped.
+    CastlingRightDropped {
+        /// Its letter in the tag.
+        letter: char,
+        /// Whether it is dropped because standard chess castles only from
+        /// the standard squares (else: no king and rook make the right).
+        standard: bool,
+    },
     /// The `[FEN]` tag's full-move number is 0; read as 1.
     FullmoveZero,
     /// `[SetUp "1"]` without a `[FEN]` tag: replayed from the start position.
@@ -148,7 +156,7 @@ pub enum DiagnosticKind {
 impl DiagnosticKind {
     /// A short stable name for machine-readable output (`syntax`,
     /// `illegal`, `ambiguous`, `null-in-check`, `null-move`, `bad-fen`,
-    /// `impossible-fen`, `fen-clock`,
+    /// `impossible-fen`, `fen-clock`, `fen-castling`,
     /// `setup-without-fen`, `unsupported-variant`, `lint`, `move-number`,
     /// `result-mismatch`, `missing-result`, `result-contradicts`,
     /// `unknown-result`, `moves-after-end`, `plycount`).
@@ -163,6 +171,7 @@ impl DiagnosticKind {
             DiagnosticKind::BadFen(_) => "bad-fen",
             DiagnosticKind::UnreachableFen(_) => "impossible-fen",
             DiagnosticKind::FenClockTooLong { .. } => "fen-clock",
+            DiagnosticKind::CastlingRightDropped { .. } => "fen-castling",
             DiagnosticKind::SetUpWithoutFen => "setup-without-fen",
             DiagnosticKind::FullmoveZero => "fen-fullmove-zero",
             DiagnosticKind::UnsupportedVariant(_) => "unsupported-variant",
@@ -216,6 +225,25 @@ impl fmt::Display for DiagnosticKind {
                 f,
                 "FEN tag: half-move clock {halfmoves} but only {plies} plies before this position"
             ),
+            DiagnosticKind::CastlingRightDropped { letter, standard } => {
+                write!(f, "FEN tag: castling right '{letter}' dropped: ")?;
+                if *standard {
+                    let (rank, file) = (
+                        if letter.is_ascii_uppercase() { 1 } else { 8 },
+                        if letter.eq_ignore_ascii_case(&'q') {
+                            'a'
+                        } else {
+                            'h'
+                        },
+                    );
+                    write!(
+                        f,
+                        "standard chess castles only with the king on e{rank} and a rook on {file}{rank} (Chess960 needs a Variant tag)"
+                    )
+                } else {
+                    f.write_str("no king and rook on the back rank for it")
+                }
+            }
             DiagnosticKind::FullmoveZero => f.write_str("FEN tag: full-move number 0, read as 1"),
             DiagnosticKind::SetUpWithoutFen => {
                 f.write_str("SetUp \"1\" without a FEN tag; replayed from the start position")
