@@ -121,7 +121,7 @@ fn board_and_position_conditions_on_real_games() {
     let twic = corpus.join("mliebelt-pgn-parser/twic-01-232games.pgn");
     let ruy = "reaches \"r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b\"";
     let repetition = corpus.join("pgn-extract/infiles/test-repetition.pgn");
-    let cases: [(&Path, &str, u64); 17] = [
+    let cases: [(&Path, &str, u64); 21] = [
         (&twic, "status = checkmate", 26),
         (&twic, "valid", 232),
         (&twic, "plies < 40", 9),
@@ -142,6 +142,15 @@ fn board_and_position_conditions_on_real_games() {
         (&repetition, "status = threefold", 4),
         (&repetition, "status = threefold_repetition_next_move", 2),
         (&repetition, "status = claimable", 6),
+        // A threefold repetition anywhere: 4 at the end, 5 earlier.
+        (&repetition, "threefold", 9),
+        (&repetition, "threefold and not status = threefold", 5),
+        (&corpus.join("pychess/50.pgn"), "fifty", 1),
+        (
+            &corpus.join("shakmaty-pgn-reader/lichess_db_1000k.pgn"),
+            "underpromotion",
+            1,
+        ),
         (
             &corpus.join("shakmaty-pgn-reader/lichess_db_1000k.pgn"),
             "status = stalemate",

@@ -60,6 +60,10 @@
 //!   passes through the placement, with the side to move when given;
 //!   `material KQ vs KR` when some mainline position has exactly these
 //!   pieces, White's first.
+//! - `threefold`, `fifty` and `underpromotion` hold when somewhere in the
+//!   mainline a position occurs a third time, 50 moves by each side pass
+//!   without capture or pawn move, or a pawn is promoted to a rook, bishop
+//!   or knight.
 //!
 //! # Examples
 //! ```
@@ -95,7 +99,7 @@ pub use self::{
     date::{ParseDateError, PgnDate},
     field::{Field, FieldType, KNOWN_TAGS, TimeControlPart, UnknownField},
     parse::{ParseFilterError, ParseFilterErrorKind, STATUSES},
-    position::{ParseMaterialError, PositionTest},
+    position::{Line, ParseMaterialError, PositionTest},
     time_control::{ParseTimeControlError, Period, TimeControl},
 };
 use crate::{

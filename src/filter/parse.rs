@@ -409,7 +409,8 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    /// `primary := "(" or ")" | "valid" | "true" | reaches | material | condition`
+    /// `primary := "(" or ")" | "valid" | "true" | "threefold" | "fifty" |
+    /// "underpromotion" | reaches | material | condition`
     fn primary(&mut self) -> Result<Expr> {
         let (tok, at) = self.next()?;
         match tok {
@@ -427,6 +428,14 @@ impl<'s> Parser<'s> {
             Tok::Word("true") => Ok(Expr::True),
             Tok::Word("reaches") => self.reaches(),
             Tok::Word("material") => self.material(),
+            Tok::Word(word @ ("threefold" | "fifty" | "underpromotion")) => {
+                self.positions.push(match word {
+                    "threefold" => PositionTest::Threefold,
+                    "fifty" => PositionTest::FiftyMoves,
+                    _ => PositionTest::Underpromotion,
+                });
+                Ok(Expr::Position(self.positions.len() - 1))
+            }
             Tok::Word(name) if name.as_bytes()[0].is_ascii_alphabetic() && !is_reserved(name) => {
                 self.condition(name, at)
             }
