@@ -71,6 +71,7 @@ pub mod perft;
 pub mod pgn;
 pub mod pipeline;
 pub mod position;
+pub mod reachability;
 pub mod replay;
 pub mod role;
 pub mod setup;
@@ -96,6 +97,7 @@ pub use crate::{
         visit_mainline, write_game,
     },
     position::{IllegalMove, Position, PositionError, PositionProblem},
+    reachability::Unreachable,
     replay::{
         Diagnostic, DiagnosticKind, MainlinePly, Ply, Replay, ReplayOptions, Replayer, Severity,
         Status, Termination, replay,

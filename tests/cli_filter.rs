@@ -120,7 +120,8 @@ fn board_and_position_conditions_on_real_games() {
     let corpus = data.join("corpus");
     let twic = corpus.join("mliebelt-pgn-parser/twic-01-232games.pgn");
     let ruy = "reaches \"r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b\"";
-    let cases: [(&Path, &str, u64); 14] = [
+    let repetition = corpus.join("pgn-extract/infiles/test-repetition.pgn");
+    let cases: [(&Path, &str, u64); 21] = [
         (&twic, "status = checkmate", 26),
         (&twic, "valid", 232),
         (&twic, "plies < 40", 9),
@@ -138,6 +139,18 @@ fn board_and_position_conditions_on_real_games() {
             1,
         ),
         (&corpus.join("pychess/50.pgn"), "status = fifty", 1),
+        (&repetition, "status = threefold", 4),
+        (&repetition, "status = threefold_repetition_next_move", 2),
+        (&repetition, "status = claimable", 6),
+        // A threefold repetition anywhere: 4 at the end, 5 earlier.
+        (&repetition, "threefold", 9),
+        (&repetition, "threefold and not status = threefold", 5),
+        (&corpus.join("pychess/50.pgn"), "fifty", 1),
+        (
+            &corpus.join("shakmaty-pgn-reader/lichess_db_1000k.pgn"),
+            "underpromotion",
+            1,
+        ),
         (
             &corpus.join("shakmaty-pgn-reader/lichess_db_1000k.pgn"),
             "status = stalemate",

@@ -332,3 +332,93 @@ fn diagnostics_past_the_cap_are_counted_not_kept() {
         "{last}"
     );
 }
+
+#[test]
+fn claimable_draws_are_counted_by_kind() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let path = data.join("corpus/pgn-extract/infiles/test-repetition.pgn");
+    let path = path.to_str().unwrap();
+    let out = pgnkit(&["validate", path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stderr,
+        "pgnkit validate: 12 games: 12 valid (0 with warnings), 0 with errors, 0 unsupported (skipped)\n\
+         pgnkit validate: on the board: 4 threefold_repetition, 2 threefold_repetition_next_move, 6 unfinished\n"
+    );
+    let stats = pgnkit(&["stats", path]);
+    assert!(
+        stats.stdout.contains(
+            "\non the board: threefold_repetition 4, threefold_repetition_next_move 2, unfinished 6\n"
+        ),
+        "{}",
+        stats.stdout
+    );
+}
+
+#[test]
+fn impossible_fen_positions_are_errors_and_still_replayed() {
+    let games = "[FEN \"4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1\"]\n\n1... Ke7 *\n\n\
+                 [FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 7 1\"]\n\n1. Ra8+ Ke7 *\n\n\
+                 [FEN \"QQQ5/8/8/7k/8/8/PPPPPPP1/4K3 w - - 0 1\"]\n\n1. Kd1 *\n";
+    let out = pgnkit_in(&["validate", "-"], games.as_bytes());
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr,
+        "<stdin>:1:7: error: game 1 (? - ?): FEN tag: position cannot arise in a game: no move gives double check from d6 and f6\n\
+         <stdin>:5:7: warning: game 2 (? - ?): FEN tag: half-move clock 7 but only 0 plies before this position\n\
+         <stdin>:9:7: error: game 3 (? - ?): FEN tag: position cannot arise in a game: 7 white pawns and 2 promoted pieces (at most 8 together)\n\
+         pgnkit validate: 3 games: 1 valid (1 with warnings), 2 with errors, 0 unsupported (skipped)\n\
+         pgnkit validate: on the board: 3 unfinished\n"
+    );
+    // perft plays the same positions: perft suites hold impossible ones.
+    let out = pgnkit(&["perft", "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", "1"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "3\n"));
+}
+
+/// A lichess study puzzle (standard chess) whose FEN gives White the right
+/// `K` with the king on c1 and Black `q` with the king on g8: the rights
+/// are dropped with a warning at their letters, and the game is replayed.
+#[test]
+fn castling_rights_off_the_standard_squares_are_dropped() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let path = data.join(
+        "corpus/pychess/learn/lichess_study_2nd-part-game-puzzles-with-interactive-lessons_by_Francesco_Super_2018.01.03.pgn",
+    );
+    let path = path.to_str().unwrap();
+    let out = pgnkit(&["validate", "--format", "json", path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let castling: Vec<(u64, u64, String)> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|d| d["kind"] == "fen-castling")
+        .map(|d| {
+            (
+                d["game"].as_u64().unwrap(),
+                d["column"].as_u64().unwrap(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let message = |right: &str, squares: &str| {
+        format!(
+            "FEN tag: castling right '{right}' dropped: standard chess castles only with the king on {squares} (Chess960 needs a Variant tag)"
+        )
+    };
+    assert_eq!(
+        castling,
+        [
+            (15, 61, message("K", "e1 and a rook on h1")),
+            (15, 62, message("q", "e8 and a rook on a8")),
+        ]
+    );
+    let fens = pgnkit(&["fen", path]).stdout;
+    assert_eq!(
+        fens.lines().nth(14),
+        Some("1rr3k1/p3pp1p/3pbnp1/7P/qP1BP1P1/3B1P2/1PPb4/1NKR3R w - - 0 3")
+    );
+}

@@ -95,3 +95,42 @@ fn lints_do_not_change_verdicts() {
     }
     assert!(games > 5000);
 }
+
+/// The claimable draws of pgn-extract's repetition test file, against
+/// python-chess's claims (`../shared/expected`): every game it may claim as
+/// a threefold repetition is one here, on the board or with the next move
+/// (game 8, Kostic - Capablanca: 50...Kf7 would make the third occurrence).
+#[test]
+fn repetition_claims_with_the_next_move() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let Some(expected) = common::expected_dir() else {
+        return;
+    };
+    use Termination::*;
+    let path = data.join("corpus/pgn-extract/infiles/test-repetition.pgn");
+    let found: Vec<Termination> = replays(&path, false)
+        .iter()
+        .map(|r| r.termination.unwrap())
+        .collect();
+    let (now, next) = (ThreefoldRepetition, ThreefoldRepetitionNextMove);
+    let open = Unfinished;
+    assert_eq!(
+        found,
+        [
+            now, now, now, open, open, now, open, next, open, open, next, open
+        ]
+    );
+    let tsv =
+        std::fs::read_to_string(expected.join("corpus/pgn-extract/infiles/test-repetition.tsv"))
+            .unwrap();
+    let claims: Vec<bool> = tsv
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|l| l.split('\t').nth(9).unwrap().contains("claim:threefold"))
+        .collect();
+    let ours: Vec<bool> = found.iter().map(|t| t.is_claimable()).collect();
+    assert_eq!(ours, claims);
+}

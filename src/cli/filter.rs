@@ -4,7 +4,7 @@ use std::io::Write as _;
 
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::filter::{Facts, Filter, ParseFilterError};
+use pgnkit::filter::{Facts, Filter, Line, ParseFilterError, PositionTest};
 use pgnkit::pgn::{WriteOptions, parse_game, write_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions};
 
@@ -181,6 +181,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
         lints: false,
     };
     let positions = filter.positions();
+    let needs_line = positions.iter().any(PositionTest::needs_line);
     let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done| {
         done.stats.games += 1;
@@ -194,9 +195,13 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
                 let replay;
                 if filter.needs_replay() {
                     let mut hits = vec![false; positions.len()];
+                    let mut line = Line::default();
                     let mut visit = |ply: MainlinePly<'_>| {
+                        if needs_line {
+                            line.push(ply.position);
+                        }
                         for (hit, test) in hits.iter_mut().zip(positions) {
-                            *hit = *hit || test.matches(ply.position);
+                            *hit = *hit || test.matches(ply.position, &line);
                         }
                     };
                     replay = replayer.replay_with(&raw, &options, &mut visit);

@@ -11,7 +11,7 @@ use pgnkit::pgn::{
     LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame, ReadPgnError, Span, SyntaxSummary,
     unescape,
 };
-use pgnkit::replay::{Diagnostic, Replay, Severity};
+use pgnkit::replay::{Diagnostic, Replay, Severity, Termination};
 
 use super::args::Format;
 
@@ -60,16 +60,7 @@ pub struct Stats {
 }
 
 /// The termination names, in the order of [`Stats::terminations`].
-pub const TERMINATIONS: [&str; 8] = [
-    "checkmate",
-    "stalemate",
-    "insufficient_material",
-    "fivefold_repetition",
-    "seventyfive_moves",
-    "threefold_repetition",
-    "fifty_moves",
-    "unfinished",
-];
+pub const TERMINATIONS: [&str; 10] = Termination::NAMES;
 
 impl Stats {
     pub fn add(&mut self, other: &Stats) {

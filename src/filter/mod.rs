@@ -53,12 +53,17 @@
 //! - `winner` is read from the Result tag: white, black, draw, none.
 //! - `status` is how the mainline ended on the board: checkmate (mate),
 //!   stalemate, insufficient, threefold / fivefold (both: repetition),
-//!   fifty / seventyfive (both: fifty), unfinished, or incomplete when
-//!   the mainline could not be played to its end.
+//!   fifty / seventyfive (both: fifty), threefold_repetition_next_move,
+//!   fifty_moves_next_move (claimable: every claimable draw), unfinished,
+//!   or incomplete when the mainline could not be played to its end.
 //! - `reaches "FEN"` holds when the mainline (start position included)
 //!   passes through the placement, with the side to move when given;
 //!   `material KQ vs KR` when some mainline position has exactly these
 //!   pieces, White's first.
+//! - `threefold`, `fifty` and `underpromotion` hold when somewhere in the
+//!   mainline a position occurs a third time, 50 moves by each side pass
+//!   without capture or pawn move, or a pawn is promoted to a rook, bishop
+//!   or knight.
 //!
 //! # Examples
 //! ```
@@ -94,7 +99,7 @@ pub use self::{
     date::{ParseDateError, PgnDate},
     field::{Field, FieldType, KNOWN_TAGS, TimeControlPart, UnknownField},
     parse::{ParseFilterError, ParseFilterErrorKind, STATUSES},
-    position::{ParseMaterialError, PositionTest},
+    position::{Line, ParseMaterialError, PositionTest},
     time_control::{ParseTimeControlError, Period, TimeControl},
 };
 use crate::{
@@ -155,9 +160,16 @@ fn status_is(termination: Option<Termination>, value: &str) -> bool {
         Some(T::Checkmate { .. }) => &["checkmate", "mate"],
         Some(T::Stalemate) => &["stalemate"],
         Some(T::InsufficientMaterial) => &["insufficient", "insufficient_material"],
-        Some(T::ThreefoldRepetition) => &["threefold", "threefold_repetition", "repetition"],
+        Some(T::ThreefoldRepetition) => &[
+            "threefold",
+            "threefold_repetition",
+            "repetition",
+            "claimable",
+        ],
         Some(T::FivefoldRepetition) => &["fivefold", "fivefold_repetition", "repetition"],
-        Some(T::FiftyMoves) => &["fifty", "fifty_moves"],
+        Some(T::FiftyMoves) => &["fifty", "fifty_moves", "claimable"],
+        Some(T::ThreefoldRepetitionNextMove) => &["threefold_repetition_next_move", "claimable"],
+        Some(T::FiftyMovesNextMove) => &["fifty_moves_next_move", "claimable"],
         Some(T::SeventyFiveMoves) => &["seventyfive", "seventyfive_moves", "fifty"],
         Some(T::Unfinished) => &["unfinished"],
     };

@@ -170,7 +170,7 @@ impl fmt::Display for ParseFilterError {
 impl std::error::Error for ParseFilterError {}
 
 /// The values `status` can be compared with.
-pub const STATUSES: [&str; 16] = [
+pub const STATUSES: [&str; 19] = [
     "checkmate",
     "mate",
     "stalemate",
@@ -185,6 +185,9 @@ pub const STATUSES: [&str; 16] = [
     "fifty_moves",
     "seventyfive",
     "seventyfive_moves",
+    "threefold_repetition_next_move",
+    "fifty_moves_next_move",
+    "claimable",
     "unfinished",
     "incomplete",
 ];
@@ -406,7 +409,8 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
-    /// `primary := "(" or ")" | "valid" | "true" | reaches | material | condition`
+    /// `primary := "(" or ")" | "valid" | "true" | "threefold" | "fifty" |
+    /// "underpromotion" | reaches | material | condition`
     fn primary(&mut self) -> Result<Expr> {
         let (tok, at) = self.next()?;
         match tok {
@@ -424,6 +428,14 @@ impl<'s> Parser<'s> {
             Tok::Word("true") => Ok(Expr::True),
             Tok::Word("reaches") => self.reaches(),
             Tok::Word("material") => self.material(),
+            Tok::Word(word @ ("threefold" | "fifty" | "underpromotion")) => {
+                self.positions.push(match word {
+                    "threefold" => PositionTest::Threefold,
+                    "fifty" => PositionTest::FiftyMoves,
+                    _ => PositionTest::Underpromotion,
+                });
+                Ok(Expr::Position(self.positions.len() - 1))
+            }
             Tok::Word(name) if name.as_bytes()[0].is_ascii_alphabetic() && !is_reserved(name) => {
                 self.condition(name, at)
             }

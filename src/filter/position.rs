@@ -1,4 +1,6 @@
-//! Position conditions: `reaches "FEN"` and `material KQ vs KR`.
+//! Position conditions: `reaches "FEN"`, `material KQ vs KR`, and the
+//! conditions on the mainline so far (`threefold`, `fifty`,
+//! `underpromotion`).
 
 use std::fmt;
 
@@ -42,6 +44,55 @@ pub enum PositionTest {
     /// Exactly these pieces: counts by role (pawn to king) for White, then
     /// Black.
     Material([[u8; 6]; 2]),
+    /// The position occurs for the third time (or more) since the last
+    /// capture or pawn move: a threefold repetition.
+    Threefold,
+    /// 50 moves by each side without capture or pawn move (the half-move
+    /// clock at 100 or more).
+    FiftyMoves,
+    /// The move that reached the position promoted a pawn to a rook,
+    /// bishop or knight.
+    Underpromotion,
+}
+
+/// The mainline up to the position being tested, as the conditions on the
+/// whole line need it: feed every mainline position to [`Line::push`],
+/// in order, before testing it.
+#[derive(Debug, Clone, Default)]
+pub struct Line {
+    /// Keys of the positions since the last capture or pawn move.
+    keys: Vec<u64>,
+    /// How often the last position occurred.
+    repetitions: usize,
+    /// Rooks, bishops and knights of each side in the position before.
+    officers: Option<[usize; 2]>,
+    /// Whether the last move was an underpromotion.
+    underpromoted: bool,
+}
+
+impl Line {
+    /// Adds the next mainline position.
+    pub fn push(&mut self, pos: &Position) {
+        if pos.halfmoves() == 0 {
+            self.keys.clear();
+        }
+        let key = pos.zobrist_key();
+        self.keys.push(key);
+        self.repetitions = self.keys.iter().filter(|&&k| k == key).count();
+        let officers = Color::ALL.map(|color| {
+            let b = pos.board();
+            let minor_major =
+                b.by_role(Role::Rook) | b.by_role(Role::Bishop) | b.by_role(Role::Knight);
+            (minor_major & b.by_color(color)).count()
+        });
+        // Only a promotion adds a rook, bishop or knight to the side that
+        // moved.
+        let mover = (!pos.turn()).index();
+        self.underpromoted = self
+            .officers
+            .is_some_and(|before| officers[mover] > before[mover]);
+        self.officers = Some(officers);
+    }
 }
 
 impl PositionTest {
@@ -88,9 +139,17 @@ impl PositionTest {
         Ok(PositionTest::Material(counts))
     }
 
-    /// Whether `pos` satisfies the condition.
-    pub fn matches(&self, pos: &Position) -> bool {
+    /// Whether the condition needs the [`Line`] (else any line will do).
+    pub const fn needs_line(&self) -> bool {
+        matches!(self, PositionTest::Threefold | PositionTest::Underpromotion)
+    }
+
+    /// Whether `pos`, the last position of `line`, satisfies the condition.
+    pub fn matches(&self, pos: &Position, line: &Line) -> bool {
         match self {
+            PositionTest::Threefold => line.repetitions >= 3,
+            PositionTest::FiftyMoves => pos.halfmoves() >= 100,
+            PositionTest::Underpromotion => line.underpromoted,
             PositionTest::Reaches { board, turn } => {
                 turn.is_none_or(|t| t == pos.turn()) && pos.board() == board
             }
@@ -140,13 +199,90 @@ mod tests {
             ),
             (PositionTest::material("KQ", "KR").ok(), false),
         ];
+        let mut line = Line::default();
+        line.push(&start);
         for (test, expected) in cases {
-            assert_eq!(test.map(|t| t.matches(&start)), Some(expected));
+            assert_eq!(test.map(|t| t.matches(&start, &line)), Some(expected));
         }
         assert!(PositionTest::reaches("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR").is_err());
         assert!(PositionTest::reaches("").is_err());
         assert!(PositionTest::reaches("   ").is_err());
         assert!(PositionTest::material("Q", "K").is_err());
         assert!(PositionTest::material("KX", "K").is_err());
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+    use crate::moves::Move;
+
+    /// Which of the line conditions each position of a line meets, from
+    /// `fen` with the UCI moves `ucis`.
+    fn met(fen: &str, ucis: &str) -> Vec<[bool; 3]> {
+        let tests = [
+            PositionTest::Threefold,
+            PositionTest::FiftyMoves,
+            PositionTest::Underpromotion,
+        ];
+        let mut pos = Position::from_fen(fen).unwrap();
+        let mut line = Line::default();
+        let mut out = Vec::new();
+        let mut step = |pos: &Position, line: &mut Line| {
+            line.push(pos);
+            out.push(std::array::from_fn(|i| tests[i].matches(pos, line)));
+        };
+        step(&pos, &mut line);
+        for uci in ucis.split_whitespace() {
+            let m: Move = pos
+                .legal_moves()
+                .as_slice()
+                .iter()
+                .copied()
+                .find(|m| m.uci(false).to_string() == uci)
+                .unwrap_or_else(|| panic!("{uci} in {pos}"));
+            pos.play_unchecked(m);
+            step(&pos, &mut line);
+        }
+        out
+    }
+
+    #[test]
+    fn each_line_condition() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let knights = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+        let found = met(start, knights);
+        let threefold: Vec<bool> = found.iter().map(|m| m[0]).collect();
+        // The start position again after 4 and 8 plies: third time at 8.
+        assert_eq!(
+            threefold,
+            [false, false, false, false, false, false, false, false, true]
+        );
+        // A pawn move in between starts the count again.
+        let found = met(start, "g1f3 g8f6 f3g1 f6g8 e2e4 e7e5 g1f3 g8f6 f3g1 f6g8");
+        assert!(found.iter().all(|m| !m[0]));
+        // The clock reaches 100 with the second move.
+        let found = met("4k3/8/8/8/8/8/R7/4K3 w - - 98 80", "a2a3 e8e7");
+        assert_eq!(
+            found.iter().map(|m| m[1]).collect::<Vec<_>>(),
+            [false, false, true]
+        );
+        // Promotions: to a knight (under), to a queen (not), a capture that
+        // takes a knight (not).
+        let found = met("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8n e8e7");
+        assert_eq!(
+            found.iter().map(|m| m[2]).collect::<Vec<_>>(),
+            [false, true, false]
+        );
+        let found = met("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q");
+        assert_eq!(
+            found.iter().map(|m| m[2]).collect::<Vec<_>>(),
+            [false, false]
+        );
+        let found = met("4k3/8/8/8/8/8/p7/1N2K3 b - - 0 1", "a2b1r");
+        assert_eq!(
+            found.iter().map(|m| m[2]).collect::<Vec<_>>(),
+            [false, true]
+        );
     }
 }

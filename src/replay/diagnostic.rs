@@ -9,6 +9,7 @@ use crate::{
     notation::{Lint, ResolveError},
     pgn::{Outcome, ParsePgnErrorKind, Span},
     position::Position,
+    reachability::Unreachable,
     replay::Termination,
 };
 
@@ -80,6 +81,25 @@ pub enum DiagnosticKind {
     NullMove,
     /// The `[FEN]` tag is not a usable position.
     BadFen(FenError),
+    /// The `[FEN]` tag's position can be played but cannot arise in a
+    /// game: every reason found.
+    UnreachableFen(Vec<Unreachable>),
+    /// The `[FEN]` tag's half-move clock counts more plies than the game
+    /// has had (full-move number and side to move).
+    FenClockTooLong {
+        /// The half-move clock.
+        halfmoves: u32,
+        /// The plies played before the position.
+        plies: u64,
+    },
+    /// A castling right of the `[FEN]` tag the game cannot use, dropped.
+    CastlingRightDropped {
+        /// Its letter in the tag.
+        letter: char,
+        /// Whether it is dropped because standard chess castles only from
+        /// the standard squares (else: no king and rook make the right).
+        standard: bool,
+    },
     /// The `[FEN]` tag's full-move number is 0; read as 1.
     FullmoveZero,
     /// `[SetUp "1"]` without a `[FEN]` tag: replayed from the start position.
@@ -136,6 +156,7 @@ pub enum DiagnosticKind {
 impl DiagnosticKind {
     /// A short stable name for machine-readable output (`syntax`,
     /// `illegal`, `ambiguous`, `null-in-check`, `null-move`, `bad-fen`,
+    /// `impossible-fen`, `fen-clock`, `fen-castling`,
     /// `setup-without-fen`, `unsupported-variant`, `lint`, `move-number`,
     /// `result-mismatch`, `missing-result`, `result-contradicts`,
     /// `unknown-result`, `moves-after-end`, `plycount`).
@@ -148,6 +169,9 @@ impl DiagnosticKind {
             DiagnosticKind::NullInCheck => "null-in-check",
             DiagnosticKind::NullMove => "null-move",
             DiagnosticKind::BadFen(_) => "bad-fen",
+            DiagnosticKind::UnreachableFen(_) => "impossible-fen",
+            DiagnosticKind::FenClockTooLong { .. } => "fen-clock",
+            DiagnosticKind::CastlingRightDropped { .. } => "fen-castling",
             DiagnosticKind::SetUpWithoutFen => "setup-without-fen",
             DiagnosticKind::FullmoveZero => "fen-fullmove-zero",
             DiagnosticKind::UnsupportedVariant(_) => "unsupported-variant",
@@ -171,6 +195,7 @@ impl DiagnosticKind {
             DiagnosticKind::Illegal(_)
                 | DiagnosticKind::NullInCheck
                 | DiagnosticKind::BadFen(_)
+                | DiagnosticKind::UnreachableFen(_)
                 | DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_))
                 | DiagnosticKind::ResultMismatch { .. }
                 | DiagnosticKind::ResultContradicts { .. }
@@ -186,6 +211,39 @@ impl fmt::Display for DiagnosticKind {
             DiagnosticKind::NullInCheck => f.write_str("illegal move: null move while in check"),
             DiagnosticKind::NullMove => f.write_str("null move in the mainline"),
             DiagnosticKind::BadFen(err) => write!(f, "FEN tag: {err}"),
+            DiagnosticKind::UnreachableFen(reasons) => {
+                f.write_str("FEN tag: position cannot arise in a game: ")?;
+                for (i, reason) in reasons.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(f, "{reason}")?;
+                }
+                Ok(())
+            }
+            DiagnosticKind::FenClockTooLong { halfmoves, plies } => write!(
+                f,
+                "FEN tag: half-move clock {halfmoves} but only {plies} plies before this position"
+            ),
+            DiagnosticKind::CastlingRightDropped { letter, standard } => {
+                write!(f, "FEN tag: castling right '{letter}' dropped: ")?;
+                if *standard {
+                    let (rank, file) = (
+                        if letter.is_ascii_uppercase() { 1 } else { 8 },
+                        if letter.eq_ignore_ascii_case(&'q') {
+                            'a'
+                        } else {
+                            'h'
+                        },
+                    );
+                    write!(
+                        f,
+                        "standard chess castles only with the king on e{rank} and a rook on {file}{rank} (Chess960 needs a Variant tag)"
+                    )
+                } else {
+                    f.write_str("no king and rook on the back rank for it")
+                }
+            }
             DiagnosticKind::FullmoveZero => f.write_str("FEN tag: full-move number 0, read as 1"),
             DiagnosticKind::SetUpWithoutFen => {
                 f.write_str("SetUp \"1\" without a FEN tag; replayed from the start position")

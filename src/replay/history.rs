@@ -57,6 +57,30 @@ impl History {
         seen >= 5 && self.keys.len() >= 17 && self.repetitions() >= 5
     }
 
+    /// Whether a position with the other side to move than the last one
+    /// occurred twice: only then can a move make a third occurrence.
+    pub(super) fn has_twice_with_other_to_move(&self) -> bool {
+        let mut other = self.keys.iter().rev().skip(1).step_by(2);
+        while let Some(key) = other.next() {
+            if other.clone().any(|k| k == key) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// How often the position with `key`, the other side to move than in
+    /// the last position, occurred.
+    pub(super) fn occurrences_with_other_to_move(&self, key: u64) -> usize {
+        self.keys
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|&&k| k == key)
+            .count()
+    }
+
     /// How often the last position occurred, itself included.
     pub(super) fn repetitions(&self) -> usize {
         match self.keys.split_last() {
@@ -78,4 +102,36 @@ impl History {
 #[inline]
 fn bucket(key: u64) -> usize {
     (key >> 56) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of(keys: &[u64]) -> History {
+        let mut h = History::default();
+        for &k in keys {
+            h.push(k);
+        }
+        h
+    }
+
+    #[test]
+    fn positions_with_the_other_side_to_move() {
+        // Keys alternate sides: with 5 last, 4 and 2 have the other side
+        // to move, 1, 3 and 5 the same side.
+        let cases: &[(&[u64], bool, u64, usize)] = &[
+            (&[1, 2, 3, 2, 5], true, 2, 2),
+            (&[2, 1, 2, 3, 5], false, 2, 0),
+            (&[7, 2, 7, 4, 7], false, 7, 0),
+            (&[9, 1, 9, 4, 9, 1, 9], true, 1, 2),
+            (&[5], false, 5, 0),
+            (&[], false, 1, 0),
+        ];
+        for &(keys, twice, key, count) in cases {
+            let h = of(keys);
+            assert_eq!(h.has_twice_with_other_to_move(), twice, "{keys:?}");
+            assert_eq!(h.occurrences_with_other_to_move(key), count, "{keys:?}");
+        }
+    }
 }

@@ -1006,17 +1006,43 @@ mod tests {
                 &[],
             ),
             (
-                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 98 60\"]\n60. Ra3 *".into(),
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 97 60\"]\n60. Ra3 *".into(),
                 Unfinished,
                 &[],
             ),
+            // Claimable with the next move: any result, nothing reported.
             (
-                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 60\"]\n60. Ra3 1/2-1/2".into(),
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 98 60\"]\n60. Ra3 1-0".into(),
+                FiftyMovesNextMove,
+                &[],
+            ),
+            // At 99 with only a pawn move to make: no claim.
+            (
+                "[FEN \"7k/5Q1p/8/8/8/8/8/K7 b - - 99 80\"]\n*".into(),
+                Unfinished,
+                &[],
+            ),
+            // 4...Ng8 would be the start position a third time.
+            (
+                "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 1/2-1/2".into(),
+                ThreefoldRepetitionNextMove,
+                &[],
+            ),
+            // The start position twice, but Black cannot reach it now.
+            ("1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 *".into(), Unfinished, &[]),
+            // A third occurrence already on the board comes first.
+            (
+                format!("{KNIGHTS_TWICE} 5. Nf3 Nf6 6. Ng1 0-1"),
+                ThreefoldRepetition,
+                &[],
+            ),
+            (
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 80\"]\n80. Ra3 1/2-1/2".into(),
                 SeventyFiveMoves,
                 &[],
             ),
             (
-                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 60\"]\n60. Ra3 1-0".into(),
+                "[FEN \"4k3/8/8/8/8/8/R7/4K3 w - - 149 80\"]\n80. Ra3 1-0".into(),
                 SeventyFiveMoves,
                 &["result-contradicts"],
             ),
@@ -1049,12 +1075,12 @@ mod tests {
         let fourfold = format!("{KNIGHTS_TWICE} 5. Nf3 Nf6 6. Ng1 Ng8 7. e4 *");
         assert_eq!(kinds(&run(&fourfold)), Vec::<&str>::new());
         // The 75-move rule, reached after 60...Rh2 (150 half-moves).
-        let r = run("[FEN \"k7/8/8/8/8/8/r7/4K3 w - - 148 60\"]\n60. Kd1 Rh2 61. Kc1 1/2-1/2");
+        let r = run("[FEN \"k7/8/8/8/8/8/r7/4K3 w - - 148 80\"]\n80. Kd1 Rh2 81. Kc1 1/2-1/2");
         assert_eq!(kinds(&r), ["moves-after-end"]);
         assert!(r.diagnostics[0].message().contains("75-move rule"));
         assert_eq!(
             r.diagnostics[0].ply.map(|p| p.to_string()).as_deref(),
-            Some("61.")
+            Some("81.")
         );
         // A variation after the end is not a move of the game.
         let r = run(&format!("{fivefold} (8... e5) 1/2-1/2"));
@@ -1102,7 +1128,12 @@ mod tests {
         let with_ep = run(&format!(
             "[FEN \"4k3/8/8/8/4p3/8/3P4/4K3 w - - 0 1\"]\n{moves}"
         ));
-        assert_eq!(with_ep.termination, Some(Termination::Unfinished));
+        // Not a third occurrence; 5...Kd8 would make one (after 1...Kd8,
+        // 3...Kd8).
+        assert_eq!(
+            with_ep.termination,
+            Some(Termination::ThreefoldRepetitionNextMove)
+        );
         // The same moves with the black pawn far away: threefold.
         let without = run(&format!(
             "[FEN \"4k3/8/8/8/p7/8/3P4/4K3 w - - 0 1\"]\n{moves}"

@@ -2,9 +2,13 @@
 //! set up (`[FEN]`, `[SetUp]`, `[Variant]`).
 
 use super::{DiagnosticKind, Frame, MainlinePly, Observer, Run, Severity, Status, offset_in};
-use crate::fen::{FenError, FenField};
+use crate::Color;
+use crate::fen::{FenError, FenField, ParseFenErrorKind};
 use crate::pgn::{Outcome, Span, unescape};
-use crate::position::Position;
+use crate::position::{Position, PositionProblem};
+use crate::role::Role;
+use crate::setup::Setup;
+use crate::square::{File, Rank, Square};
 
 /// Tags the replay reads.
 #[derive(Default, Clone, Copy)]
@@ -75,17 +79,21 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
                 return false;
             }
         };
+        let mut chess960 = chess960;
         let mut pos = match tags.fen {
             Some((value, span)) => {
                 let text = String::from_utf8_lossy(&unescape(value)).into_owned();
+                let lead = text.len() - text.trim_start().len();
                 let text = text.trim();
-                let parsed = match Position::from_fen(text) {
+                let mut setup = SetUp::new(text, chess960);
+                let parsed = match setup.position() {
                     Err(FenError::Parse(err)) if err.field == FenField::FullmoveNumber => {
                         // Full-move number 0 is a common slip of problem
                         // databases: read as 1, with a warning.
                         match text.strip_suffix(" 0") {
                             Some(head) => {
-                                let fixed = Position::from_fen(&format!("{head} 1"));
+                                setup = SetUp::new(&format!("{head} 1"), chess960);
+                                let fixed = setup.position();
                                 if fixed.is_ok() {
                                     self.push(
                                         Severity::Warning,
@@ -100,8 +108,27 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
                     }
                     parsed => parsed,
                 };
+                // Where a castling letter of the tag is, when the value
+                // needs no unescaping (else the whole value).
+                let escaped = value.contains(&b'\\');
+                for &(letter, standard) in &setup.dropped {
+                    let at = castling_field(text)
+                        .and_then(|(start, field)| field.find(letter).map(|i| start + i))
+                        .filter(|_| !escaped)
+                        .map(|i| span.start + lead + i);
+                    let located = at.map_or(span, |at| Span::new(at, at + 1));
+                    self.push(
+                        Severity::Warning,
+                        DiagnosticKind::CastlingRightDropped { letter, standard },
+                        located,
+                    );
+                }
+                chess960 = setup.chess960;
                 match parsed {
-                    Ok(pos) => pos,
+                    Ok(pos) => {
+                        self.reachable(&pos, span);
+                        pos
+                    }
                     Err(err) => {
                         self.push(Severity::Error, DiagnosticKind::BadFen(err), span);
                         return false;
@@ -146,6 +173,166 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     }
 }
 
+impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
+    /// Reports a `[FEN]` position that cannot arise in a game (an error:
+    /// the game cannot have been played; its moves are still replayed) and
+    /// a half-move clock longer than the game (a warning: the clock only
+    /// bears on the 50- and 75-move rules).
+    fn reachable(&mut self, pos: &Position, span: Span) {
+        let reasons = pos.unreachable();
+        if !reasons.is_empty() {
+            self.push(
+                Severity::Error,
+                DiagnosticKind::UnreachableFen(reasons),
+                span,
+            );
+        }
+        if !pos.clock_fits() {
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::FenClockTooLong {
+                    halfmoves: pos.halfmoves(),
+                    plies: pos.plies_played(),
+                },
+                span,
+            );
+        }
+    }
+}
+
+/// A `[FEN]` tag's position being set up, with the castling rights the
+/// game cannot use taken out of the text one by one.
+struct SetUp {
+    text: String,
+    /// Whether the game is Chess960: by its Variant tag, or by castling
+    /// letters that name files (Shredder-FEN, X-FEN) of a position other
+    /// than the standard one.
+    chess960: bool,
+    /// The rights taken out: the letter, and whether standard chess is the
+    /// reason (else no king and rook on the back rank make the right).
+    dropped: Vec<(char, bool)>,
+}
+
+impl SetUp {
+    fn new(text: &str, chess960: bool) -> SetUp {
+        SetUp {
+            text: text.to_string(),
+            chess960,
+            dropped: Vec::new(),
+        }
+    }
+
+    /// The position, once every right it cannot use is dropped.
+    fn position(&mut self) -> Result<Position, FenError> {
+        // Each round drops one of at most four letters.
+        for _ in 0..=4 {
+            let setup = match Setup::from_fen(&self.text) {
+                Ok(setup) => setup,
+                Err(err) => match (err.field, err.kind) {
+                    (FenField::Castling, ParseFenErrorKind::NoCastlingRook(c)) => {
+                        self.drop(err.offset, c, false);
+                        continue;
+                    }
+                    _ => return Err(FenError::Parse(err)),
+                },
+            };
+            if !self.chess960 && !self.standard_rights(&setup) {
+                continue;
+            }
+            match Position::from_fen(&self.text) {
+                Err(FenError::Position { error, offsets })
+                    if error
+                        .problems
+                        .iter()
+                        .all(|p| matches!(p, PositionProblem::InvalidCastlingRight(_))) =>
+                {
+                    let at = offsets.first().copied().unwrap_or(0);
+                    match self.text.get(at..).and_then(|t| t.chars().next()) {
+                        Some(c) if c.is_ascii_alphabetic() => self.drop(at, c, false),
+                        _ => return Err(FenError::Position { error, offsets }),
+                    }
+                }
+                Ok(mut pos) => {
+                    if self.chess960 {
+                        pos.set_chess960(true);
+                    }
+                    return Ok(pos);
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Position::from_fen(&self.text)
+    }
+
+    /// Checks the castling letters of a standard game: `true` if every one
+    /// has its king on e1/e8 and its rook on the a- or h-file corner, or
+    /// if file letters name another position (the game is then Chess960);
+    /// else drops the first other right and returns `false`.
+    fn standard_rights(&mut self, setup: &Setup) -> bool {
+        let Some((start, field)) = castling_field(&self.text) else {
+            return true;
+        };
+        let mut odd = None;
+        for (i, c) in field.char_indices() {
+            if c == '-' || standard_right(setup, c) {
+                continue;
+            }
+            if !matches!(c.to_ascii_lowercase(), 'k' | 'q') {
+                // Shredder-FEN or X-FEN letters for a Chess960 position.
+                self.chess960 = true;
+                return true;
+            }
+            odd = odd.or(Some((start + i, c)));
+        }
+        match odd {
+            Some((at, c)) => {
+                self.drop(at, c, true);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// Takes the letter at `at` out of the castling field (`-` if none is
+    /// left).
+    fn drop(&mut self, at: usize, letter: char, standard: bool) {
+        self.dropped.push((letter, standard));
+        let end = at + letter.len_utf8();
+        let alone = self.text[..at].ends_with(' ')
+            && self
+                .text
+                .get(end..)
+                .is_none_or(|t| t.is_empty() || t.starts_with(' '));
+        self.text
+            .replace_range(at..end, if alone { "-" } else { "" });
+    }
+}
+
+/// Whether castling letter `c` stands for a standard right: its king on
+/// e1/e8 and its rook on the a- or h-file corner.
+fn standard_right(setup: &Setup, c: char) -> bool {
+    let color = if c.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let file = match c.to_ascii_lowercase() {
+        'k' | 'h' => File::H,
+        'q' | 'a' => File::A,
+        _ => return false,
+    };
+    let rank = Rank::FIRST.relative_to(color);
+    let board = &setup.board;
+    board.king_of(color) == Some(Square::from_coords(File::E, rank))
+        && board.piece_at(Square::from_coords(file, rank)) == Some(Role::Rook.of(color))
+}
+
+/// The castling field of a FEN and its offset.
+fn castling_field(text: &str) -> Option<(usize, &str)> {
+    let field = text.split(' ').filter(|f| !f.is_empty()).nth(2)?;
+    Some((field.as_ptr() as usize - text.as_ptr() as usize, field))
+}
+
 /// Reads a `Result` tag value.
 fn outcome(value: &[u8]) -> Option<Outcome> {
     match value.trim_ascii() {
@@ -154,5 +341,110 @@ fn outcome(value: &[u8]) -> Option<Outcome> {
         b"1/2-1/2" => Some(Outcome::Draw),
         b"*" => Some(Outcome::Unknown),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::EpMode;
+    use crate::pgn::RawGame;
+    use crate::replay::{ReplayOptions, Status, replay};
+
+    /// (status, diagnostic kinds, final FEN) of a game.
+    fn verdict(text: &str) -> (Status, Vec<&'static str>, Option<String>) {
+        let r = replay(
+            &RawGame::from_bytes(text.as_bytes()),
+            &ReplayOptions::default(),
+        );
+        let kinds = r.diagnostics.iter().map(|d| d.kind.name()).collect();
+        (r.status, kinds, r.position.map(|p| p.fen(EpMode::Always)))
+    }
+
+    #[test]
+    fn castling_rights_standard_chess_and_chess960() {
+        use Status::{Invalid, Valid};
+        let cases: &[(&str, &str, Status, &[&str], &str)] = &[
+            // Standard rights: castling as usual.
+            (
+                "",
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                Valid,
+                &[],
+                "1. O-O O-O-O",
+            ),
+            // The king on d1: in standard chess no right, no castling.
+            (
+                "",
+                "4k3/8/8/8/8/8/8/3K3R w K - 0 1",
+                Invalid,
+                &["fen-castling", "illegal"],
+                "1. O-O",
+            ),
+            // The same with a Variant tag: a Chess960 castle.
+            (
+                "[Variant \"Chess960\"]\n",
+                "4k3/8/8/8/8/8/8/3K3R w K - 0 1",
+                Valid,
+                &[],
+                "1. O-O",
+            ),
+            // Shredder-FEN letters for a Chess960 position: Chess960.
+            (
+                "",
+                "4k3/8/8/8/8/8/8/1R1K3R w HB - 0 1",
+                Valid,
+                &[],
+                "1. O-O-O",
+            ),
+            // Shredder-FEN letters of the standard position: standard.
+            (
+                "",
+                "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1",
+                Valid,
+                &[],
+                "1. O-O O-O-O",
+            ),
+            // No rook for the right: dropped, the game replayed.
+            (
+                "",
+                "4k3/8/8/8/8/8/8/R3K3 w KQ - 0 1",
+                Valid,
+                &["fen-castling"],
+                "1. O-O-O",
+            ),
+            (
+                "",
+                "4k3/8/8/8/8/8/8/R3K3 w K - 0 1",
+                Valid,
+                &["fen-castling"],
+                "1. Kd2",
+            ),
+            // A file letter without its rook, in Chess960: dropped.
+            (
+                "[Variant \"Chess960\"]\n",
+                "4k3/8/8/8/8/8/8/1R1K4 w BG - 0 1",
+                Valid,
+                &["fen-castling"],
+                "1. O-O-O",
+            ),
+            // Both rights of a side off the standard squares.
+            (
+                "",
+                "r5kr/8/8/8/8/8/8/4K3 b kq - 0 1",
+                Valid,
+                &["fen-castling", "fen-castling"],
+                "1... Kf8",
+            ),
+        ];
+        for &(variant, fen, status, kinds, moves) in cases {
+            let text = format!("{variant}[FEN \"{fen}\"]\n\n{moves} *");
+            let (found, found_kinds, _) = verdict(&text);
+            assert_eq!((found, found_kinds.as_slice()), (status, kinds), "{text}");
+        }
+        // The right dropped shows in the position: `-` when none is left.
+        let (_, _, fen) = verdict("[FEN \"4k3/8/8/8/8/8/8/R3K3 w K - 0 1\"]\n\n*");
+        assert_eq!(fen.as_deref(), Some("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
+        let (_, _, fen) = verdict("[FEN \"r3k3/8/8/8/8/8/8/R3K3 w KQq - 0 1\"]\n\n*");
+        assert_eq!(fen.as_deref(), Some("r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1"));
     }
 }

@@ -4,6 +4,7 @@
 use super::{DiagnosticKind, Frame, Observer, Replay, Run, Severity, Status, Termination};
 use crate::pgn::{Outcome, Span};
 use crate::position::Position;
+use crate::role::Role;
 
 impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     /// How the game ended on the board.
@@ -30,6 +31,43 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             Termination::ThreefoldRepetition
         } else if pos.halfmoves() >= 100 {
             Termination::FiftyMoves
+        } else {
+            self.next_move_claim(pos)
+        }
+    }
+
+    /// A draw the side to move may claim with its next move (FIDE Laws
+    /// 9.2.1(a), 9.3.1(a)), else [`Termination::Unfinished`]. Moves are
+    /// generated only when a claim is possible at all: a position with the
+    /// opponent to move occurred twice, or the clock stands at 99.
+    fn next_move_claim(&self, pos: &Position) -> Termination {
+        let threefold = self.history.has_twice_with_other_to_move();
+        let fifty = pos.halfmoves() == 99;
+        if !threefold && !fifty {
+            return Termination::Unfinished;
+        }
+        let mut fifty_claim = false;
+        for &m in pos.legal_moves().as_slice() {
+            // A capture or pawn move leads to no earlier position and
+            // starts the count again.
+            if m.is_capture() || m.role() == Role::Pawn {
+                continue;
+            }
+            let mut next = *pos;
+            next.play_unchecked(m);
+            if threefold
+                && self
+                    .history
+                    .occurrences_with_other_to_move(next.zobrist_key())
+                    >= 2
+            {
+                return Termination::ThreefoldRepetitionNextMove;
+            }
+            // A move that mates ends the game: no claim is made with it.
+            fifty_claim |= fifty && !fifty_claim && next.has_legal_moves();
+        }
+        if fifty_claim {
+            Termination::FiftyMovesNextMove
         } else {
             Termination::Unfinished
         }
