@@ -142,10 +142,10 @@ fn json_lines_on_stdout() {
     assert_eq!(
         out.stdout,
         "{\"file\":\"<stdin>\",\"game\":1,\"offset\":52,\"line\":5,\"column\":13,\"white\":\"A\",\"black\":\"B\",\
-         \"ply\":\"2.\",\"move\":\"Ke3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\",\
+         \"ply\":3,\"move\":\"Ke3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\",\
          \"variation\":false,\"severity\":\"error\",\"kind\":\"illegal\",\"message\":\"illegal move: no king can move to e3\"}\n\
          {\"file\":\"<stdin>\",\"game\":2,\"offset\":76,\"line\":7,\"column\":16,\"white\":\"?\",\"black\":\"?\",\
-         \"ply\":\"1...\",\"move\":\"Ke7\",\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\
+         \"ply\":2,\"move\":\"Ke7\",\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\
          \"variation\":true,\"severity\":\"error\",\"kind\":\"illegal\",\"message\":\"illegal move: e7 holds a pawn of the side to move\"}\n"
     );
 }

@@ -243,8 +243,12 @@ pub fn write_diagnostic<X>(
             let white = tag_text(source, replay.white);
             let black = tag_text(source, replay.black);
             let mut s = json_head(ctx, raw, d.span.start, (line, column), &white, &black);
-            json_field(&mut s, "ply", d.ply.map(|p| p.to_string()).as_deref());
-            s.push(',');
+            match d.ply {
+                Some(p) => {
+                    let _ = write!(s, "\"ply\":{},", p.number());
+                }
+                None => s.push_str("\"ply\":null,"),
+            }
             json_field(&mut s, "move", d.ply.map(|_| &*text));
             s.push(',');
             json_field(&mut s, "fen", d.fen_before().as_deref());

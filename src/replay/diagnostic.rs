@@ -50,6 +50,12 @@ pub struct Ply {
 }
 
 impl Ply {
+    /// The half-move number the move number implies: `2n - 1` for White's
+    /// move `n`, `2n` for Black's (`23...Nf6` is ply 46).
+    pub fn number(self) -> u64 {
+        (2 * u64::from(self.fullmove)).saturating_sub(self.color.fold(1, 0))
+    }
+
     /// The ply of the move about to be played in `pos`.
     pub fn of(pos: &Position) -> Ply {
         Ply {
@@ -291,6 +297,7 @@ mod tests {
                     color: Color::Black,
                 },
                 "23...",
+                46,
             ),
             (
                 Ply {
@@ -298,10 +305,20 @@ mod tests {
                     color: Color::White,
                 },
                 "1.",
+                1,
+            ),
+            (
+                Ply {
+                    fullmove: 0,
+                    color: Color::White,
+                },
+                "0.",
+                0,
             ),
         ];
-        for (ply, text) in cases {
+        for (ply, text, number) in cases {
             assert_eq!(ply.to_string(), text);
+            assert_eq!(ply.number(), number);
         }
         assert_eq!(DiagnosticKind::MissingResult.name(), "missing-result");
         assert_eq!(Severity::Warning.as_str(), "warning");
