@@ -11,7 +11,7 @@ use pgnkit::pgn::{
     LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame, ReadPgnError, Span, SyntaxSummary,
     unescape,
 };
-use pgnkit::replay::{Diagnostic, Replay, Severity};
+use pgnkit::replay::{Diagnostic, Replay, Severity, TERMINATION_NAMES, termination_index};
 
 use super::args::Format;
 
@@ -55,21 +55,9 @@ pub struct Stats {
     /// Games skipped: unsupported variants.
     pub unsupported: u64,
     /// Games by termination on the board, in the order of
-    /// [`TERMINATIONS`]; the last entry counts games not replayed to the end.
-    pub terminations: [u64; TERMINATIONS.len() + 1],
+    /// [`TERMINATION_NAMES`] (the last: `incomplete`, not replayed to the end).
+    pub terminations: [u64; TERMINATION_NAMES.len()],
 }
-
-/// The termination names, in the order of [`Stats::terminations`].
-pub const TERMINATIONS: [&str; 8] = [
-    "checkmate",
-    "stalemate",
-    "insufficient_material",
-    "fivefold_repetition",
-    "seventyfive_moves",
-    "threefold_repetition",
-    "fifty_moves",
-    "unfinished",
-];
 
 impl Stats {
     pub fn add(&mut self, other: &Stats) {
@@ -97,11 +85,7 @@ impl Stats {
                 self.warnings += 1;
             }
         }
-        let index = replay
-            .termination
-            .and_then(|t| TERMINATIONS.iter().position(|&n| n == t.as_str()))
-            .unwrap_or(TERMINATIONS.len());
-        self.terminations[index] += 1;
+        self.terminations[termination_index(replay.termination)] += 1;
     }
 }
 
@@ -156,7 +140,7 @@ pub fn too_large<X>(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done<X>) {
     };
     done.stats.games += 1;
     done.stats.errors += 1;
-    done.stats.terminations[TERMINATIONS.len()] += 1;
+    done.stats.terminations[termination_index(None)] += 1;
     let message = err.to_string();
     match ctx.format {
         Format::Text => {
@@ -336,15 +320,13 @@ pub fn write_omitted<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, d
         (omitted.errors, omitted.warnings)
     };
     let mut parts = Vec::new();
-    for (n, what) in [
-        (errors, "error"),
-        (warnings, "warning"),
-        (omitted.notes, "note"),
+    for (n, one, many) in [
+        (errors, "error", "errors"),
+        (warnings, "warning", "warnings"),
+        (omitted.notes, "note", "notes"),
     ] {
-        match n {
-            0 => {}
-            1 => parts.push(format!("1 more {what}")),
-            n => parts.push(format!("{n} more {what}s")),
+        if n > 0 {
+            parts.push(format!("{} more {}", n, if n == 1 { one } else { many }));
         }
     }
     let message = format!(
@@ -410,6 +392,12 @@ fn json_head(
     s
 }
 
+/// `n` and a noun that agrees with it: `1 game`, `2 games`, `0 games`
+/// (`one` is the singular, `many` the plural).
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Appends `"name":value` with the value as a JSON string (or `null`).
 /// Hand-written: JSON string escaping is all we need, not a dependency.
 pub fn json_field(out: &mut String, name: &str, value: Option<&str>) {
@@ -438,6 +426,13 @@ pub fn json_field(out: &mut String, name: &str, value: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_agree_in_number() {
+        assert_eq!(count(0, "game", "games"), "0 games");
+        assert_eq!(count(1, "game", "games"), "1 game");
+        assert_eq!(count(2, "ply", "plies"), "2 plies");
+    }
 
     #[test]
     fn json_strings_are_escaped() {

@@ -6,8 +6,8 @@ use std::io::Write as _;
 use anyhow::Context as _;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::filter::{Facts, PgnDate, status_name};
-use pgnkit::replay::{ReplayOptions, Status};
+use pgnkit::filter::{Facts, PgnDate};
+use pgnkit::replay::{ReplayOptions, Status, termination_name};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
@@ -234,7 +234,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 .map_or_else(|| "(none)".to_string(), |r| r.trim().to_string());
             *s.results.entry(result).or_default() += 1;
             *s.terminations
-                .entry(status_name(replay.termination).to_string())
+                .entry(termination_name(replay.termination).to_string())
                 .or_default() += 1;
             if let (Some(board), Some(tag)) = (
                 replay.termination.and_then(|t| t.outcome()),

@@ -5,13 +5,13 @@ use std::io::Write;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::pgn::{LineIndex, SyntaxChecker};
-use pgnkit::replay::{ReplayOptions, Severity};
+use pgnkit::replay::{ReplayOptions, Severity, TERMINATION_NAMES};
 
 use super::Exit;
 use super::args::{Format, Inputs, Jobs, Letters, Run, ShowProgress};
 use super::output::Output;
 use super::report::{
-    Context, Done, Stats, TERMINATIONS, game_of, shown, write_diagnostic, write_omitted,
+    Context, Done, Stats, count, game_of, shown, write_diagnostic, write_omitted,
     write_syntax_error,
 };
 use super::run::{Writer, execute};
@@ -132,8 +132,10 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
     let init = || (SyntaxChecker::default(), Vec::new());
     validate(args, init, game, |stats| {
         eprintln!(
-            "pgnkit validate: {} games: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
-            stats.games, stats.valid, stats.errors
+            "pgnkit validate: {}: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
+            count(stats.games, "game", "games"),
+            stats.valid,
+            stats.errors
         );
     })
 }
@@ -172,19 +174,19 @@ fn summary(stats: &Stats) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(
         err,
-        "pgnkit validate: {} games: {} valid ({} with warnings), {} with errors, {} unsupported (skipped)",
-        stats.games, stats.valid, stats.warnings, stats.errors, stats.unsupported
+        "pgnkit validate: {}: {} valid ({} with warnings), {} with errors, {} unsupported (skipped)",
+        count(stats.games, "game", "games"),
+        stats.valid,
+        stats.warnings,
+        stats.errors,
+        stats.unsupported
     );
-    let mut parts: Vec<String> = TERMINATIONS
+    let parts: Vec<String> = TERMINATION_NAMES
         .iter()
         .zip(stats.terminations)
         .filter(|(_, n)| *n > 0)
         .map(|(name, n)| format!("{n} {name}"))
         .collect();
-    let not_replayed = stats.terminations[TERMINATIONS.len()];
-    if not_replayed > 0 {
-        parts.push(format!("{not_replayed} not replayed to the end"));
-    }
     if !parts.is_empty() {
         let _ = writeln!(err, "pgnkit validate: on the board: {}", parts.join(", "));
     }

@@ -247,7 +247,11 @@ impl fmt::Display for DiagnosticKind {
                 )
             }
             DiagnosticKind::PlyCountMismatch { tag, plies } => {
-                write!(f, "PlyCount tag says {tag} plies, the mainline has {plies}")
+                let noun = if *tag == 1 { "ply" } else { "plies" };
+                write!(
+                    f,
+                    "PlyCount tag says {tag} {noun}, the mainline has {plies}"
+                )
             }
         }
     }

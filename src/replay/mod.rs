@@ -61,7 +61,10 @@ use self::history::History;
 use self::start::Tags;
 pub use self::{
     diagnostic::{Diagnostic, DiagnosticKind, Ply, Severity},
-    termination::Termination,
+    termination::{
+        ALIASES as TERMINATION_ALIASES, INCOMPLETE, NAMES as TERMINATION_NAMES, Termination,
+        termination_index, termination_is, termination_name,
+    },
 };
 use crate::{
     color::Color,
