@@ -288,7 +288,7 @@ fn syntax_only_text_output_and_summary() {
     assert_eq!(
         out.stderr,
         format!(
-            "{name}:4:17: error: game 1 (A - B): not a move: unexpected character at offset 1\n\
+            "{name}:4:17: error: game 1 (A - B): not a move: unexpected character `z` after `Z` in `Zz9`\n\
              {name}:4:28: error: game 1 (A - B): result inside a variation\n\
              {name}:4:21: error: game 1 (A - B): unclosed variation\n\
              pgnkit validate: 2 games: 1 well-formed, 1 with syntax errors (syntax only: moves not replayed)\n",

@@ -5,10 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pgnkit::convert::{
-    Converter, MAX_TREE_MOVES, PgnOptions, PlayError, Required, check_tree_budget, play_game,
+    Converter, MAX_TREE_MOVES, PgnOptions, PlayError, PlayErrorKind, Required, check_tree_budget,
+    play_game,
 };
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::pgn::{RawGame, TagSelection, WriteOptions, parse_game};
+use pgnkit::pgn::{ParsePgnErrorKind, RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
@@ -347,10 +348,10 @@ fn from_json(
                 match first_error {
                     Some(d) if d.span.end > d.span.start => report(&format_args!(
                         "{}: {}",
-                        encoding::decode(d.span.slice(raw.bytes)),
-                        d.kind
+                        encoding::visible(d.span.slice(raw.bytes)),
+                        d.message_in(raw.bytes)
                     )),
-                    Some(d) => report(&format_args!("{}", d.kind)),
+                    Some(d) => report(&format_args!("{}", d.message_in(raw.bytes))),
                     None => report(&"the game cannot be replayed"),
                 }
                 errors = true;
@@ -383,10 +384,15 @@ fn write_raw(source: &[u8], out: &mut Vec<u8>) {
 fn play_error(ctx: &Context<'_>, raw: &RawGame<'_>, err: &PlayError, done: &mut Done) {
     let source = raw.bytes;
     let (line, column) = err.span.line_col(source, raw.first_line);
-    let text = encoding::decode(err.span.slice(source));
+    let token = err.span.slice(source);
+    let text = encoding::visible(token);
+    let message = match err.kind {
+        PlayErrorKind::Parse(e) => ParsePgnErrorKind::BadMove(e).message(token),
+        _ => err.to_string(),
+    };
     let _ = writeln!(
         done.stderr,
-        "{}:{line}:{column}: error: game {}, {text}: {err}",
+        "{}:{line}:{column}: error: game {}, {text}: {message}",
         ctx.path, raw.number
     );
 }

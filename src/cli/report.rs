@@ -204,7 +204,10 @@ pub fn write_diagnostic<X>(
     let severity = shown(d.severity, ctx.strict);
     let (line, column) = lines.line_col(d.span);
     let text = encoding::decode(d.span.slice(source));
-    let ply = d.ply.map(|p| format!("{p}{text}"));
+    let ply = d
+        .ply
+        .map(|p| format!("{p}{}", encoding::visible(d.span.slice(source))));
+    let message = d.message_in(source);
     match ctx.format {
         Format::Text => {
             let mut s = format!(
@@ -220,7 +223,7 @@ pub fn write_diagnostic<X>(
             if d.in_variation {
                 s.push_str(" (in a variation)");
             }
-            let _ = writeln!(s, ": {}", d.kind);
+            let _ = writeln!(s, ": {message}");
             done.stderr.extend_from_slice(s.as_bytes());
         }
         Format::Json => {
@@ -241,7 +244,7 @@ pub fn write_diagnostic<X>(
             s.push(',');
             json_field(&mut s, "kind", Some(d.kind.name()));
             s.push(',');
-            json_field(&mut s, "message", Some(&d.kind.to_string()));
+            json_field(&mut s, "message", Some(&message));
             s.push_str("}\n");
             done.stdout.extend_from_slice(s.as_bytes());
         }
@@ -268,7 +271,9 @@ pub fn write_syntax_error<X>(
             let _ = writeln!(
                 done.stderr,
                 "{}:{line}:{column}: error: game {} ({white} - {black}): {}",
-                ctx.path, raw.number, error.kind
+                ctx.path,
+                raw.number,
+                error.kind.message(error.span.slice(source))
             );
         }
         Format::Json => {
@@ -286,7 +291,11 @@ pub fn write_syntax_error<X>(
             s.push(',');
             json_field(&mut s, "kind", Some(kind));
             s.push(',');
-            json_field(&mut s, "message", Some(&error.kind.to_string()));
+            json_field(
+                &mut s,
+                "message",
+                Some(&error.kind.message(error.span.slice(source))),
+            );
             s.push_str("}\n");
             done.stdout.extend_from_slice(s.as_bytes());
         }

@@ -184,6 +184,19 @@ impl DiagnosticKind {
     }
 }
 
+impl Diagnostic {
+    /// The diagnostic's message for the game text `source`: the kind's
+    /// [`Display`](fmt::Display), with a token that is no move (or a stray
+    /// character) and its offending character named
+    /// ([`ParsePgnErrorKind::message`]).
+    pub fn message_in(&self, source: &[u8]) -> String {
+        match &self.kind {
+            DiagnosticKind::Syntax(kind) => kind.message(self.span.slice(source)),
+            kind => kind.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for DiagnosticKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

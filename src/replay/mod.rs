@@ -784,6 +784,21 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let before = frame.pos;
         self.push_move(Severity::Error, DiagnosticKind::Syntax(kind), span, &before);
         self.kill();
+        // A token that does not even start like a move (`\` of `\$14`, a
+        // stray mark) is no attempt at one: a variation after it is an
+        // alternative to the line's last move, as if the token were not
+        // there, not to it (that would judge its moves for the wrong side).
+        let attempt = span
+            .slice(self.source)
+            .first()
+            .is_some_and(u8::is_ascii_alphanumeric);
+        if self.keep_prev
+            && !attempt
+            && matches!(err, ParseMoveTokenError::Unexpected { offset: 0 })
+        {
+            let frame = self.top();
+            frame.pos = frame.prev;
+        }
     }
 
     /// How to read `B` in `token`: as `--lang` says, or with `--lang auto`
@@ -1274,5 +1289,34 @@ mod tests {
         let r = run("1. e4 e5 2. Bc4 *");
         assert_eq!(r.status, Status::Valid);
         assert_eq!(r.plies, 3);
+    }
+
+    /// A token that is no move attempt (`\` of `\$14`) is reported once: a
+    /// variation after it is an alternative to the move before it, and is
+    /// judged from there. A mangled move (`Xe5`) is still replaced by the
+    /// variation after it.
+    #[test]
+    fn no_follow_on_error_after_a_garbage_token() {
+        let cases = [
+            "1. e4 e5 2. Nf3 Nc6 (2... d6 3. d4 \\$14 (3. Bc4 Be7) 3... exd4) 3. Bb5 *",
+            "1. e4 e5 2. Nf3 \\ (2. Nc3 Nf6) 2... Nc6 *",
+            "1. e4 Xe5 (1... e5 2. Nf3) *",
+        ];
+        for text in cases {
+            let r = run(text);
+            let errors: Vec<_> = r
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| (d.kind.name(), d.message_in(text.as_bytes())))
+                .collect();
+            assert_eq!(errors.len(), 1, "{text}: {errors:?}");
+            assert_eq!(errors[0].0, "bad-move", "{text}");
+        }
+        let text = "1. e4 e5 2. Nf3 Nc6 (2... d6 3. d4 \\$14 (3. Bc4 Be7) 3... exd4) 3. Bb5 *";
+        assert_eq!(
+            run(text).diagnostics[0].message_in(text.as_bytes()),
+            "not a move: unexpected character `\\` at the start of `\\`"
+        );
     }
 }
