@@ -25,10 +25,11 @@ use super::run::{Writer, execute};
 ///
 /// Every game is replayed first; a game with an error is reported on
 /// standard error (as `pgnkit validate` does) and not written (with
-/// --keep-invalid: written unchanged, byte for byte). Moves of variations
+/// --keep-invalid: written as read, in UTF-8). Moves of variations
 /// are converted too; comments, NAGs and variations are kept unless
 /// --no-comments, --no-nags, --no-variations. Check and mate marks are
-/// computed from the board, never copied.
+/// computed from the board, never copied. The output is UTF-8: tag values
+/// and comments read as Windows-1252 are decoded.
 ///
 /// Exit status: 0 every game converted, 1 some game was not, 2 usage or
 /// I/O error.
@@ -372,10 +373,12 @@ fn from_json(
     Ok(errors)
 }
 
-/// A game written unchanged, then a blank line.
+/// A game written as read, then a blank line; in UTF-8 like every PGN
+/// this command writes (a game read as Windows-1252 is decoded, a UTF-8
+/// game keeps its bytes).
 fn write_raw(source: &[u8], out: &mut Vec<u8>) {
-    let text = source.trim_ascii_end();
-    out.extend_from_slice(text);
+    let text = encoding::decode(source.trim_ascii_end());
+    out.extend_from_slice(text.as_bytes());
     out.extend_from_slice(b"\n\n");
 }
 

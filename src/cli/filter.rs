@@ -110,7 +110,7 @@ pub struct FilterArgs {
     /// Stop after N matching games.
     #[arg(long, value_name = "N")]
     first: Option<u64>,
-    /// Write matching games in export format instead of unchanged.
+    /// Write matching games in export format (UTF-8) instead of unchanged.
     #[arg(long)]
     normalize: bool,
     #[command(flatten)]

@@ -1,5 +1,7 @@
-//! The PGN writer: export format (PGN standard, section 8).
+//! The PGN writer: export format (PGN standard, section 8), always in
+//! UTF-8 (tag values and comments read as Windows-1252 are decoded).
 
+use crate::encoding;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
@@ -114,7 +116,7 @@ pub fn write_tags(
         out.push(b'[');
         out.extend_from_slice(name);
         out.extend_from_slice(b" \"");
-        out.extend_from_slice(&escape(value));
+        out.extend_from_slice(&escape(encoding::decode(value).as_bytes()));
         out.extend_from_slice(b"\"]\n");
     }
     if !tags.is_empty() {
@@ -272,8 +274,12 @@ impl<'o> MovetextWriter<'o> {
         self.token_of(b"", token, b"");
     }
 
-    /// Writes a comment with its delimiters (a `;` comment ends its line).
+    /// Writes a comment with its delimiters (a `;` comment ends its line),
+    /// its text in UTF-8 ([`encoding::decode`]: Windows-1252 text is
+    /// decoded).
     pub fn comment(&mut self, text: &[u8], kind: CommentKind) {
+        let text = encoding::decode(text);
+        let text = text.as_bytes();
         match kind {
             CommentKind::Brace => self.token_of(b"{", text, b"}"),
             CommentKind::Line => {

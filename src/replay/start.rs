@@ -2,6 +2,7 @@
 //! set up (`[FEN]`, `[SetUp]`, `[Variant]`).
 
 use super::{DiagnosticKind, Frame, MainlinePly, Observer, Run, Severity, Status, offset_in};
+use crate::encoding;
 use crate::fen::{FenError, FenField};
 use crate::pgn::{Outcome, Span, unescape};
 use crate::position::Position;
@@ -63,8 +64,8 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             None | Some(Variant::Standard) => false,
             Some(Variant::Chess960) => true,
             Some(Variant::Unsupported) => {
-                let name = String::from_utf8_lossy(&unescape(tags.variant.unwrap_or_default()))
-                    .into_owned();
+                let name =
+                    encoding::decode(&unescape(tags.variant.unwrap_or_default())).into_owned();
                 let span = tags.fen.map(|(_, s)| s).unwrap_or_default();
                 self.push(
                     Severity::Note,
@@ -77,7 +78,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         };
         let mut pos = match tags.fen {
             Some((value, span)) => {
-                let text = String::from_utf8_lossy(&unescape(value)).into_owned();
+                let text = encoding::decode(&unescape(value)).into_owned();
                 let text = text.trim();
                 let parsed = match Position::from_fen(text) {
                     Err(FenError::Parse(err)) if err.field == FenField::FullmoveNumber => {
@@ -138,7 +139,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         if let Some((value, span)) = tags.result {
             self.replay.result_tag = outcome(value);
             if self.replay.result_tag.is_none() {
-                let text = String::from_utf8_lossy(value).into_owned();
+                let text = encoding::decode(value).into_owned();
                 self.push(Severity::Warning, DiagnosticKind::BadResultTag(text), span);
             }
         }
