@@ -102,6 +102,12 @@ pub fn export_tag_list<'a>(
     out
 }
 
+/// The draw-offer mark as pgnkit writes it: a comment, `{(=)}`. The mark
+/// `(=)` as games are often written opens a variation in other readers
+/// (python-chess drops it, others reject the game); as a comment every
+/// reader keeps it, and pgnkit reads it back as the mark.
+pub const DRAW_OFFER: &[u8] = b"{(=)}";
+
 /// Writes the tag section of a game in export format ([`export_tag_list`]
 /// order, escapes restored), then the blank line before the movetext; with
 /// no tag selected, nothing.
@@ -418,7 +424,7 @@ impl Emitter<'_, '_> {
                     self.w.nag(nag);
                 }
                 if node.draw_offer {
-                    self.w.token(b"(=)");
+                    self.w.token(DRAW_OFFER);
                 }
             }
             interrupted = self.comments(&node.comments_after, options);
@@ -463,7 +469,7 @@ mod tests {
             (
                 b"1.e4 e5 2.Nf3 {a} (2.f4 (2.d4 d5) exf4) 2...Nc6 $1 (=) ; line\n3.Bb5 1-0",
                 bare,
-                "1. e4 e5 2. Nf3 {a} (2. f4 (2. d4 d5) 2... exf4) 2... Nc6 $1 (=) ; line\n3. Bb5 1-0\n\n",
+                "1. e4 e5 2. Nf3 {a} (2. f4 (2. d4 d5) 2... exf4) 2... Nc6 $1 {(=)} ; line\n3. Bb5 1-0\n\n",
             ),
             (
                 b"[FEN \"8/8/8/8/8/8/8/8 b - - 0 23\"] Kd2 Ke2 Kd1",
