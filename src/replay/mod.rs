@@ -209,6 +209,9 @@ struct Frame {
     dead: bool,
     /// Move tokens seen since the line stopped.
     since_dead: u32,
+    /// The line stopped at a token that is no attempt at a move: a
+    /// variation right after it is an alternative to the line's last move.
+    stopped_at_no_move: bool,
 }
 
 /// A mainline position reached during [`Replayer::replay_with`].
@@ -678,6 +681,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let frame = self.top();
         frame.dead = true;
         frame.since_dead = 0;
+        frame.stopped_at_no_move = false;
         if mainline {
             self.replay.complete = false;
         }
@@ -788,16 +792,13 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         // stray mark) is no attempt at one: a variation after it is an
         // alternative to the line's last move, as if the token were not
         // there, not to it (that would judge its moves for the wrong side).
+        // The line's position stays that of its last legal move.
         let attempt = span
             .slice(self.source)
             .first()
             .is_some_and(u8::is_ascii_alphanumeric);
-        if self.keep_prev
-            && !attempt
-            && matches!(err, ParseMoveTokenError::Unexpected { offset: 0 })
-        {
-            let frame = self.top();
-            frame.pos = frame.prev;
+        if !attempt && matches!(err, ParseMoveTokenError::Unexpected { offset: 0 }) {
+            self.top().stopped_at_no_move = true;
         }
     }
 
@@ -868,6 +869,9 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let frame = self.top();
         let (start, dead) = if !frame.dead {
             (frame.prev, false)
+        } else if frame.since_dead == 0 && frame.stopped_at_no_move {
+            // The token it follows is no move: it replaces the move before.
+            (frame.prev, false)
         } else if frame.since_dead == 0 {
             // The variation replaces the illegal move: it starts where that
             // move was tried.
@@ -881,6 +885,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             pos: start,
             dead,
             since_dead: 1,
+            stopped_at_no_move: false,
         });
     }
 }
@@ -1317,6 +1322,13 @@ mod tests {
         assert_eq!(
             run(text).diagnostics[0].message_in(text.as_bytes()),
             "not a move: unexpected character `\\` at the start of `\\`"
+        );
+        // The mainline's position stays that of its last legal move.
+        let r = run(r"1. e4 e5 \ (1... c5 2. Nf3) *");
+        assert_eq!(r.diagnostics.len(), 1, "{:?}", r.diagnostics);
+        assert_eq!(
+            r.position.map(|p| p.fen(EpMode::Always)).as_deref(),
+            Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")
         );
     }
 }

@@ -129,6 +129,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             pos,
             dead: false,
             since_dead: 0,
+            stopped_at_no_move: false,
         });
         self.ready = true;
         self.observer.mainline_ply(MainlinePly {
