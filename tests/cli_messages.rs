@@ -79,3 +79,43 @@ fn garbage_tokens_have_no_follow_on_errors() {
         );
     }
 }
+
+/// An unescaped quote inside a tag value (old archives) is read to the last
+/// quote before `]`: a located warning with the value read, the game stays
+/// valid, and it is written back with the quotes escaped.
+#[test]
+fn unescaped_quotes_in_tag_values_are_warnings() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let path = data.join("broken/pgn-read/calgames_06.pgn");
+    let path = path.display().to_string();
+    let warning = format!(
+        "{path}:1:1: warning: game 1 (Anderson, DW. - Pridliam, JB.): unescaped quote in tag \
+         value, read as [Event \"LA CC Handicap Tour \\\"C\\\"\"]"
+    );
+    let out = pgnkit(&["validate", &path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr.lines().next(), Some(warning.as_str()));
+    let out = pgnkit(&["validate", "--syntax-only", &path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.starts_with(&warning), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("1 game: 1 well-formed"),
+        "{}",
+        out.stderr
+    );
+    let out = pgnkit(&["validate", "--strict", &path]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let out = pgnkit(&["convert", &path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .starts_with("[Event \"LA CC Handicap Tour \\\"C\\\"\"]\n"),
+        "{}",
+        out.stdout
+    );
+    // What pgnkit writes reads back without a finding.
+    let again = pgnkit_in(&["validate", "--syntax-only", "-q"], out.stdout.as_bytes());
+    assert_eq!((again.code, again.stderr.as_str()), (0, ""));
+}

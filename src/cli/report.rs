@@ -254,6 +254,7 @@ pub fn write_diagnostic<X>(
 /// Writes one syntax error found without a replay (`validate
 /// --syntax-only`): the shape of [`write_diagnostic`], without the move
 /// number, the position and the variation flag, which only a replay knows.
+/// A recovered finding (an unescaped quote) is a warning.
 pub fn write_syntax_error<X>(
     ctx: &Context<'_>,
     raw: &RawGame<'_>,
@@ -266,11 +267,16 @@ pub fn write_syntax_error<X>(
     let (line, column) = lines.line_col(error.span);
     let white = tag_text(source, summary.white);
     let black = tag_text(source, summary.black);
+    let severity = if error.kind.is_recovered() {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
     match ctx.format {
         Format::Text => {
             let _ = writeln!(
                 done.stderr,
-                "{}:{line}:{column}: error: game {} ({white} - {black}): {}",
+                "{}:{line}:{column}: {severity}: game {} ({white} - {black}): {}",
                 ctx.path,
                 raw.number,
                 error.kind.message(error.span.slice(source))
@@ -279,6 +285,7 @@ pub fn write_syntax_error<X>(
         Format::Json => {
             let kind = match error.kind {
                 ParsePgnErrorKind::BadMove(_) => "bad-move",
+                ParsePgnErrorKind::UnescapedQuote => "unescaped-quote",
                 _ => "syntax",
             };
             let mut s = json_head(ctx, raw, error.span.start, (line, column), &white, &black);
@@ -287,7 +294,7 @@ pub fn write_syntax_error<X>(
             let bad_move = matches!(error.kind, ParsePgnErrorKind::BadMove(_));
             json_field(&mut s, "move", bad_move.then_some(&*token));
             s.push_str(",\"fen\":null,\"variation\":null,");
-            json_field(&mut s, "severity", Some("error"));
+            json_field(&mut s, "severity", Some(severity.as_str()));
             s.push(',');
             json_field(&mut s, "kind", Some(kind));
             s.push(',');

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::pgn::{LineIndex, SyntaxChecker};
+use pgnkit::pgn::{LineIndex, ParsePgnError, SyntaxChecker};
 use pgnkit::replay::{ReplayOptions, Severity, TERMINATION_NAMES};
 
 use super::Exit;
@@ -119,13 +119,19 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
             errors.clear();
             let summary = checker.check(&raw, |e| errors.push(e));
             done.stats.games += 1;
-            if errors.is_empty() {
+            // A recovered finding (an unescaped quote in a tag value) is a
+            // warning: the game is well-formed.
+            if errors.iter().any(|e| !e.kind.is_recovered()) {
+                done.stats.errors += 1;
+            } else {
                 done.stats.valid += 1;
+            }
+            let shown = |e: &&ParsePgnError| !(args.quiet && e.kind.is_recovered());
+            if !errors.iter().any(|e| shown(&e)) {
                 return;
             }
-            done.stats.errors += 1;
             let lines = LineIndex::new(raw.bytes, raw.first_line);
-            for error in errors.iter() {
+            for error in errors.iter().filter(shown) {
                 write_syntax_error(&ctx, &raw, &lines, &summary, error, done);
             }
         };

@@ -6,6 +6,7 @@ use std::io;
 use crate::encoding;
 use crate::notation::ParseMoveTokenError;
 use crate::pgn::span::Span;
+use crate::pgn::tag::{escape, unescape};
 
 /// What is wrong with a piece of PGN syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -18,7 +19,8 @@ pub enum ParsePgnErrorKind {
     #[error("malformed tag pair")]
     MalformedTag,
     /// A tag value with an unescaped `"` inside (`[White ""Socrates""]`);
-    /// the value runs to the last `"` before the `]`.
+    /// the value runs to the last `"` before the `]`. The tag is read: a
+    /// recovered finding ([`is_recovered`](Self::is_recovered)).
     #[error("unescaped quote in tag value")]
     UnescapedQuote,
     /// A tag pair after the movetext has begun on the same line.
@@ -63,6 +65,13 @@ pub enum ParsePgnErrorKind {
 }
 
 impl ParsePgnErrorKind {
+    /// Whether the text was read as its writer meant it despite the fault
+    /// (an unescaped quote inside a tag value): a warning, the game stays
+    /// valid; every other kind is an error.
+    pub const fn is_recovered(self) -> bool {
+        matches!(self, ParsePgnErrorKind::UnescapedQuote)
+    }
+
     /// The message for this error found at `token` (the bytes of its span):
     /// what [`Display`](std::fmt::Display) says, with the offending token
     /// and character named, invisible characters escaped
@@ -77,6 +86,10 @@ impl ParsePgnErrorKind {
     /// assert_eq!(
     ///     bad.message(b"\xEF\xBB\xBF1."),
     ///     "not a move: unexpected character U+FEFF (byte order mark) at the start of `\\u{feff}1.`"
+    /// );
+    /// assert_eq!(
+    ///     ParsePgnErrorKind::UnescapedQuote.message(br#"[Event "The "Big" Open"]"#),
+    ///     r#"unescaped quote in tag value, read as [Event "The \"Big\" Open"]"#
     /// );
     /// let bad = ParsePgnErrorKind::BadMove(ParseMoveTokenError::Unexpected { offset: 1 });
     /// assert_eq!(
@@ -118,6 +131,16 @@ impl ParsePgnErrorKind {
                 }
                 _ => self.to_string(),
             },
+            ParsePgnErrorKind::UnescapedQuote => {
+                match crate::pgn::grammar::lenient_tag_pair(token) {
+                    Some((name, value)) => format!(
+                        "unescaped quote in tag value, read as [{} \"{}\"]",
+                        encoding::visible(name),
+                        encoding::visible(&escape(&unescape(value)))
+                    ),
+                    None => self.to_string(),
+                }
+            }
             ParsePgnErrorKind::UnexpectedByte => {
                 format!("unexpected character {}", character(0))
             }

@@ -433,7 +433,7 @@ fn tag_extent(input: &[u8]) -> usize {
 
 /// A tag whose value holds unescaped quotes (`[White ""Socrates""]`): the
 /// value runs from the first `"` to the last `"` before the `]`.
-fn lenient_tag_pair(text: &[u8]) -> Option<(&[u8], &[u8])> {
+pub(super) fn lenient_tag_pair(text: &[u8]) -> Option<(&[u8], &[u8])> {
     let (rest, _) = (
         tag::<_, _, nom::error::Error<&[u8]>>(&b"["[..]),
         multispace0,

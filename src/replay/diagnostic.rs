@@ -148,6 +148,7 @@ impl DiagnosticKind {
     pub const fn name(&self) -> &'static str {
         match self {
             DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_)) => "bad-move",
+            DiagnosticKind::Syntax(ParsePgnErrorKind::UnescapedQuote) => "unescaped-quote",
             DiagnosticKind::Syntax(_) => "syntax",
             DiagnosticKind::Illegal(ResolveError::Ambiguous { .. }) => "ambiguous",
             DiagnosticKind::Illegal(_) => "illegal",

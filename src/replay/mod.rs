@@ -534,7 +534,12 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     }
 
     fn syntax(&mut self, kind: ParsePgnErrorKind, span: Span) {
-        self.push(Severity::Error, DiagnosticKind::Syntax(kind), span);
+        let severity = if kind.is_recovered() {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        self.push(severity, DiagnosticKind::Syntax(kind), span);
     }
 }
 
