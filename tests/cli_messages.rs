@@ -51,6 +51,24 @@ fn columns_count_characters_on_every_line() {
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].starts_with("<stdin>:3:11: error:"), "{found:?}");
     }
+    // An indented first line, in the first game and in a later one (read
+    // from a file too: mapped, framed in place).
+    let indented = b"  [Event \"x\"] Xe5 *\n\n\t [Event \"y\"] 1. Xe5 *\n";
+    let expected = ["<stdin>:1:15: error:", "<stdin>:3:18: error:"];
+    let found = diagnostics(indented);
+    assert_eq!(found.len(), 2, "{found:?}");
+    for (line, start) in found.iter().zip(expected) {
+        assert!(line.starts_with(start), "{found:?}");
+    }
+    let path = cli_support::temp_file("messages", "indented.pgn", indented);
+    let out = pgnkit(&["validate", "-q", "--jobs", "2", path.to_str().unwrap()]);
+    let columns: Vec<&str> = out
+        .stderr
+        .lines()
+        .map(|l| l.split(": ").next().unwrap_or_default())
+        .map(|l| l.rsplit_once(".pgn:").map_or("", |(_, at)| at))
+        .collect();
+    assert_eq!(columns, ["1:15", "3:18"], "{}", out.stderr);
     // On a tag line: the stray `]` is the 13th character.
     let found = diagnostics("[Event \"ü\"] ] \n\n1. e4 *\n".as_bytes());
     assert!(

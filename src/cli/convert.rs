@@ -9,7 +9,7 @@ use pgnkit::convert::{
     play_game,
 };
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::pgn::{ParsePgnErrorKind, RawGame, TagSelection, WriteOptions, parse_game};
+use pgnkit::pgn::{LineIndex, ParsePgnErrorKind, RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
@@ -386,7 +386,7 @@ fn write_raw(source: &[u8], out: &mut Vec<u8>) {
 /// notation than `--from`).
 fn play_error(ctx: &Context<'_>, raw: &RawGame<'_>, err: &PlayError, done: &mut Done) {
     let source = raw.bytes;
-    let (line, column) = err.span.line_col(source, raw.first_line);
+    let (line, column) = LineIndex::of_game(raw).line_col(err.span);
     let token = err.span.slice(source);
     let text = encoding::visible(token);
     let message = match err.kind {

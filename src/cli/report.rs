@@ -313,7 +313,7 @@ pub fn write_syntax_error<X>(
 /// replay counted: what a command that writes only valid games reports of
 /// one it skips.
 pub fn write_errors<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, done: &mut Done<X>) {
-    let index = LineIndex::new(raw.bytes, raw.first_line);
+    let index = LineIndex::of_game(raw);
     for d in &replay.diagnostics {
         if d.severity != Severity::Warning {
             write_diagnostic(ctx, raw, &index, replay, d, done);

@@ -88,7 +88,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             errored |= severity == Severity::Error;
             warned |= severity == Severity::Warning;
             if severity == Severity::Error || !args.quiet {
-                let lines = lines.get_or_insert_with(|| LineIndex::new(raw.bytes, raw.first_line));
+                let lines = lines.get_or_insert_with(|| LineIndex::of_game(&raw));
                 write_diagnostic(&ctx, &raw, lines, &replay, d, done);
             }
         }
@@ -130,7 +130,7 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
             if !errors.iter().any(|e| shown(&e)) {
                 return;
             }
-            let lines = LineIndex::new(raw.bytes, raw.first_line);
+            let lines = LineIndex::of_game(&raw);
             for error in errors.iter().filter(shown) {
                 write_syntax_error(&ctx, &raw, &lines, &summary, error, done);
             }

@@ -100,6 +100,9 @@ fn column(source: &[u8], line_start: usize, at: usize) -> u64 {
 pub struct LineIndex<'a> {
     source: &'a [u8],
     first_line: u64,
+    /// Columns of the first line start here (its indentation before the
+    /// text).
+    first_column: u64,
     /// Offset of the first byte after each line end (LF, CRLF, lone CR).
     starts: Vec<usize>,
 }
@@ -114,7 +117,28 @@ impl<'a> LineIndex<'a> {
         LineIndex {
             source,
             first_line,
+            first_column: 1,
             starts,
+        }
+    }
+
+    /// Indexes a game's text, whose first byte is at the game's line and
+    /// column ([`RawGame::first_column`]: an indented first line).
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{LineIndex, RawGame, Span};
+    /// let raw = RawGame { first_line: 7, first_column: 3, ..RawGame::from_bytes(b"[A \"b\"] x\ny") };
+    /// let index = LineIndex::of_game(&raw);
+    /// assert_eq!(index.line_col(Span::new(8, 9)), (7, 11));
+    /// assert_eq!(index.line_col(Span::new(10, 11)), (8, 1));
+    /// ```
+    ///
+    /// [`RawGame::first_column`]: crate::pgn::RawGame::first_column
+    pub fn of_game(raw: &crate::pgn::RawGame<'a>) -> LineIndex<'a> {
+        LineIndex {
+            first_column: raw.first_column.max(1),
+            ..LineIndex::new(raw.bytes, raw.first_line)
         }
     }
 
@@ -127,9 +151,14 @@ impl<'a> LineIndex<'a> {
     pub fn line_col(&self, span: Span) -> (u64, u64) {
         let before = self.starts.partition_point(|&s| s <= span.start);
         let line_start = before.checked_sub(1).map_or(0, |i| self.starts[i]);
+        let indent = if before == 0 {
+            self.first_column - 1
+        } else {
+            0
+        };
         (
             self.first_line + before as u64,
-            column(self.source, line_start, span.start),
+            column(self.source, line_start, span.start) + indent,
         )
     }
 }
