@@ -29,7 +29,7 @@ use crate::notation::{
     LetterPolicy, MoveKind, MoveToken, Notation, ParseMoveTokenError, ResolveError, Resolved, Style,
 };
 use crate::pgn::{
-    Comment, CommentKind, Game, Line, MoveNode, MovetextWriter, Outcome, ParsePgnError,
+    Comment, CommentKind, DRAW_OFFER, Game, Line, MoveNode, MovetextWriter, Outcome, ParsePgnError,
     ParsePgnErrorKind, RawGame, Reader, Span, Tag, Visitor, WriteOptions, parse_game, result_text,
     start_ply, write_game_with, write_tags,
 };
@@ -683,7 +683,7 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
                 if frame.written_after {
                     return self.layout(span);
                 }
-                self.w.token(b"(=)");
+                self.w.token(DRAW_OFFER);
             }
         }
     }

@@ -132,6 +132,66 @@ fn push_ascii(out: &mut String, ascii: &[u8]) {
     }
 }
 
+/// Text for a message that quotes input: decoded like [`decode`] (a byte
+/// order mark kept, since it may be the fault), with every invisible
+/// character escaped as Rust writes it (`\u{7}`, `\u{feff}`), so that what
+/// the reader sees is what the input holds.
+///
+/// # Examples
+/// ```
+/// use pgnkit::encoding::visible;
+///
+/// assert_eq!(visible(b"\xEF\xBB\xBF1."), "\\u{feff}1.");
+/// assert_eq!(visible(b"e\x075"), "e\\u{7}5");
+/// assert_eq!(visible(b"M\xFCller"), "Müller");
+/// ```
+pub fn visible(bytes: &[u8]) -> String {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(decode_windows_1252(bytes)),
+    };
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_invisible(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One character named for a message: `` `X` ``, an invisible one escaped
+/// (`` `\u{7}` ``), and the byte order mark by its name.
+///
+/// # Examples
+/// ```
+/// use pgnkit::encoding::character_name;
+///
+/// assert_eq!(character_name('X'), "`X`");
+/// assert_eq!(character_name('\u{7}'), "`\\u{7}`");
+/// assert_eq!(character_name('\u{feff}'), "U+FEFF (byte order mark)");
+/// ```
+pub fn character_name(c: char) -> String {
+    match c {
+        '\u{feff}' => "U+FEFF (byte order mark)".to_string(),
+        '\u{a0}' => "U+00A0 (no-break space)".to_string(),
+        c if is_invisible(c) => format!("`{}`", c.escape_unicode()),
+        c => format!("`{c}`"),
+    }
+}
+
+/// Characters a terminal shows as nothing (or as a plain space): controls,
+/// the byte order mark and the other zero-width and format characters.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{a0}' | '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}' | '\u{feff}'
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -679,9 +679,15 @@ fn pgn_extract_null_move_odds_and_long_line_goldens() {
         return;
     };
     let dir = data.join("corpus/pgn-extract");
-    // odds-out.pgn is Windows-1252, decoded here as pgnkit's output is.
+    // odds-out.pgn is Windows-1252 with a few UTF-8 lines, decoded here
+    // line by line as pgnkit decodes each tag value.
     let golden = |name: &str| {
-        String::from_utf8_lossy(&std::fs::read(dir.join("golden").join(name)).unwrap()).into_owned()
+        let bytes = std::fs::read(dir.join("golden").join(name)).unwrap();
+        let lines: Vec<String> = bytes
+            .split(|&b| b == b'\n')
+            .map(|line| pgnkit::encoding::decode(line).into_owned())
+            .collect();
+        lines.join("\n")
     };
     let ours = |input: PathBuf| {
         let out = pgnkit(&["convert", input.to_str().unwrap()]);
@@ -717,4 +723,23 @@ fn pgn_extract_null_move_odds_and_long_line_goldens() {
     assert_ne!(long, expected);
     let comment = long.lines().find(|l| l.starts_with('{')).unwrap();
     assert!(comment.ends_with('}') && comment.len() > 80, "{comment}");
+}
+
+/// A draw offer is written as the comment `{(=)}`, which every reader
+/// accepts (the bare `(=)` opens a variation elsewhere), and is read back
+/// as the mark: converting the output again changes nothing.
+#[test]
+fn draw_offers_are_written_as_comments_other_readers_accept() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let path = data.join("broken/pgn-read/all_4ncl_1996_2010_08.pgn");
+    let first = pgnkit(&["convert", path.to_str().unwrap()]);
+    assert_eq!(first.stdout.matches("{(=)}").count(), 1, "{}", first.stdout);
+    assert_eq!(first.stdout.matches("(=)").count(), 1);
+    let again = pgnkit_in(&["convert"], first.stdout.as_bytes());
+    assert_eq!(again.stdout, first.stdout);
+    let json = pgnkit_in(&["convert", "--to", "json"], first.stdout.as_bytes());
+    assert_eq!(json.stdout.matches("\"draw_offer\":true").count(), 1);
+    assert!(!json.stdout.contains("\"text\":\"(=)\""), "{}", json.stdout);
 }

@@ -65,7 +65,7 @@ fn a_short_game_is_reported_not_printed() {
     assert_eq!(out.stdout, format!("{E4E5}\n"));
     assert_eq!(
         out.stderr,
-        "<stdin>:7:1: error: game 2: the game has 1 plies, fewer than asked\n"
+        "<stdin>:7:1: error: game 2: the game has 1 ply, fewer than asked\n"
     );
     assert_eq!(out.code, 1);
 }

@@ -68,7 +68,7 @@ fn csv_quotes_and_jsonl_keeps_field_order() {
     ]);
     assert_eq!(
         jsonl,
-        "{\"Black\":\"C\\tD\",\"White\":\"A, \\\"B\\\"\",\"plies\":\"1\"}\n"
+        "{\"Black\":\"C\\tD\",\"White\":\"A, \\\"B\\\"\",\"plies\":1}\n"
     );
     let (_, csv, _) = pgnkit(&[
         "tags",

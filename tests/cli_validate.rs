@@ -142,10 +142,10 @@ fn json_lines_on_stdout() {
     assert_eq!(
         out.stdout,
         "{\"file\":\"<stdin>\",\"game\":1,\"offset\":52,\"line\":5,\"column\":13,\"white\":\"A\",\"black\":\"B\",\
-         \"ply\":\"2.\",\"move\":\"Ke3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\",\
+         \"ply\":3,\"move\":\"Ke3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\",\
          \"variation\":false,\"severity\":\"error\",\"kind\":\"illegal\",\"message\":\"illegal move: no king can move to e3\"}\n\
          {\"file\":\"<stdin>\",\"game\":2,\"offset\":76,\"line\":7,\"column\":16,\"white\":\"?\",\"black\":\"?\",\
-         \"ply\":\"1...\",\"move\":\"Ke7\",\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\
+         \"ply\":2,\"move\":\"Ke7\",\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\
          \"variation\":true,\"severity\":\"error\",\"kind\":\"illegal\",\"message\":\"illegal move: e7 holds a pawn of the side to move\"}\n"
     );
 }
@@ -288,7 +288,7 @@ fn syntax_only_text_output_and_summary() {
     assert_eq!(
         out.stderr,
         format!(
-            "{name}:4:17: error: game 1 (A - B): not a move: unexpected character at offset 1\n\
+            "{name}:4:17: error: game 1 (A - B): not a move: unexpected character `z` after `Z` in `Zz9`\n\
              {name}:4:28: error: game 1 (A - B): result inside a variation\n\
              {name}:4:21: error: game 1 (A - B): unclosed variation\n\
              pgnkit validate: 2 games: 1 well-formed, 1 with syntax errors (syntax only: moves not replayed)\n",

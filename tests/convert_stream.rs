@@ -196,6 +196,7 @@ fn awkward_layouts_equal_the_tree_writer() {
         b"1. e4 {a} $1 e5 *",
         b"1. e4 (1. d4) $2 e5 *",
         b"1. e4 (=) $1 e5 (=) (=) 2. Nf3 *",
+        b"1. e4 { (=) } $1 e5 {(=)} {c} 2. Nf3 (=) *",
         b"1. e4 (1. d4) {c} (1. c4) 1... e5 *",
         b"1. e4 (1. d4) {c} () 1... e5 *",
         b"1. e4 ; line\n e5 2. Nf3 e.p. Nc6 1-0 {after}",

@@ -5,10 +5,11 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pgnkit::convert::{
-    Converter, MAX_TREE_MOVES, PgnOptions, PlayError, Required, check_tree_budget, play_game,
+    Converter, MAX_TREE_MOVES, PgnOptions, PlayError, PlayErrorKind, Required, check_tree_budget,
+    play_game,
 };
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::pgn::{RawGame, TagSelection, WriteOptions, parse_game};
+use pgnkit::pgn::{LineIndex, ParsePgnErrorKind, RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
@@ -24,10 +25,11 @@ use super::run::{Writer, execute};
 ///
 /// Every game is replayed first; a game with an error is reported on
 /// standard error (as `pgnkit validate` does) and not written (with
-/// --keep-invalid: written unchanged, byte for byte). Moves of variations
+/// --keep-invalid: written as read, in UTF-8). Moves of variations
 /// are converted too; comments, NAGs and variations are kept unless
 /// --no-comments, --no-nags, --no-variations. Check and mate marks are
-/// computed from the board, never copied.
+/// computed from the board, never copied. The output is UTF-8: tag values
+/// and comments read as Windows-1252 are decoded.
 ///
 /// Exit status: 0 every game converted, 1 some game was not, 2 usage or
 /// I/O error.
@@ -352,10 +354,10 @@ fn from_json(
                 match first_error {
                     Some(d) if d.span.end > d.span.start => report(&format_args!(
                         "{}: {}",
-                        encoding::decode(d.span.slice(raw.bytes)),
-                        d.kind
+                        encoding::visible(d.span.slice(raw.bytes)),
+                        d.message_in(raw.bytes)
                     )),
-                    Some(d) => report(&format_args!("{}", d.kind)),
+                    Some(d) => report(&format_args!("{}", d.message_in(raw.bytes))),
                     None => report(&"the game cannot be replayed"),
                 }
                 errors = true;
@@ -376,10 +378,12 @@ fn from_json(
     Ok(errors)
 }
 
-/// A game written unchanged, then a blank line.
+/// A game written as read, then a blank line; in UTF-8 like every PGN
+/// this command writes (a game read as Windows-1252 is decoded, a UTF-8
+/// game keeps its bytes).
 fn write_raw(source: &[u8], out: &mut Vec<u8>) {
-    let text = source.trim_ascii_end();
-    out.extend_from_slice(text);
+    let text = encoding::decode(source.trim_ascii_end());
+    out.extend_from_slice(text.as_bytes());
     out.extend_from_slice(b"\n\n");
 }
 
@@ -387,11 +391,16 @@ fn write_raw(source: &[u8], out: &mut Vec<u8>) {
 /// notation than `--from`).
 fn play_error(ctx: &Context<'_>, raw: &RawGame<'_>, err: &PlayError, done: &mut Done) {
     let source = raw.bytes;
-    let (line, column) = err.span.line_col(source, raw.first_line);
-    let text = encoding::decode(err.span.slice(source));
+    let (line, column) = LineIndex::of_game(raw).line_col(err.span);
+    let token = err.span.slice(source);
+    let text = encoding::visible(token);
+    let message = match err.kind {
+        PlayErrorKind::Parse(e) => ParsePgnErrorKind::BadMove(e).message(token),
+        _ => err.to_string(),
+    };
     let _ = writeln!(
         done.stderr,
-        "{}:{line}:{column}: error: game {}, {text}: {err}",
+        "{}:{line}:{column}: error: game {}, {text}: {message}",
         ctx.path, raw.number
     );
 }

@@ -12,7 +12,7 @@ use pgnkit::{EpMode, Status, encoding};
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, OutputFile, Run, ShowProgress};
 use super::output::Output;
-use super::report::{Context, Done, game_of, write_errors};
+use super::report::{Context, Done, count, game_of, write_errors};
 use super::run::{Writer, execute};
 
 /// Print positions of each game's mainline as FEN (or EPD), one line per
@@ -266,8 +266,11 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             } else if short && !args.skip_short {
                 let _ = writeln!(
                     done.stderr,
-                    "{}:{}:1: error: game {}: the game has {} plies, fewer than asked",
-                    ctx.path, raw.first_line, raw.number, replay.plies
+                    "{}:{}:1: error: game {}: the game has {}, fewer than asked",
+                    ctx.path,
+                    raw.first_line,
+                    raw.number,
+                    count(replay.plies.into(), "ply", "plies")
                 );
             }
             let failed = errored || (short && !args.skip_short);

@@ -54,9 +54,10 @@ use super::run::{Writer, execute};
 ///   TimeControl tag (40/7200:3600, 300+2, *60, 10/2592000; - and ? have none).
 ///   Pseudo-fields: player (White or Black), elo (WhiteElo or BlackElo),
 ///   eco (ECO), winner; from the board: plies, moves, valid, status
-///   (checkmate, stalemate, insufficient, repetition, threefold, fivefold,
-///   fifty, seventyfive, unfinished, incomplete = mainline not playable to
-///   its end).
+///   (checkmate, stalemate, insufficient_material, threefold_repetition,
+///   fivefold_repetition, fifty_moves, seventyfive_moves, unfinished,
+///   incomplete = mainline not playable to its end; or mate, insufficient,
+///   repetition, threefold, fivefold, fifty, seventyfive).
 ///   Positions (some mainline position, the start included):
 ///   reaches "FEN" (placement and side to move; the side may be left out),
 ///   material KQ vs KR (exactly these pieces, White's first).
@@ -108,7 +109,7 @@ pub struct FilterArgs {
     /// Stop after N matching games.
     #[arg(long, value_name = "N")]
     first: Option<u64>,
-    /// Write matching games in export format instead of unchanged.
+    /// Write matching games in export format (UTF-8) instead of unchanged.
     #[arg(long)]
     normalize: bool,
     #[command(flatten)]

@@ -74,8 +74,8 @@ impl Progress {
             bar.set_position(bytes);
             let secs = bar.elapsed().as_secs_f64().max(1e-3);
             bar.set_message(format!(
-                "{} games, {:.0} games/s, {} with errors",
-                self.games,
+                "{}, {:.0} games/s, {} with errors",
+                super::report::count(self.games, "game", "games"),
                 self.games as f64 / secs,
                 self.errors
             ));

@@ -11,7 +11,7 @@ use pgnkit::pgn::{
     LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame, ReadPgnError, Span, SyntaxSummary,
     unescape,
 };
-use pgnkit::replay::{Diagnostic, Replay, Severity, Termination};
+use pgnkit::replay::{Diagnostic, Replay, Severity, TERMINATION_NAMES, termination_index};
 
 use super::args::Format;
 
@@ -55,12 +55,9 @@ pub struct Stats {
     /// Games skipped: unsupported variants.
     pub unsupported: u64,
     /// Games by termination on the board, in the order of
-    /// [`TERMINATIONS`]; the last entry counts games not replayed to the end.
-    pub terminations: [u64; TERMINATIONS.len() + 1],
+    /// [`TERMINATION_NAMES`] (the last: `incomplete`, not replayed to the end).
+    pub terminations: [u64; TERMINATION_NAMES.len()],
 }
-
-/// The termination names, in the order of [`Stats::terminations`].
-pub const TERMINATIONS: [&str; 10] = Termination::NAMES;
 
 impl Stats {
     pub fn add(&mut self, other: &Stats) {
@@ -88,11 +85,7 @@ impl Stats {
                 self.warnings += 1;
             }
         }
-        let index = replay
-            .termination
-            .and_then(|t| TERMINATIONS.iter().position(|&n| n == t.as_str()))
-            .unwrap_or(TERMINATIONS.len());
-        self.terminations[index] += 1;
+        self.terminations[termination_index(replay.termination)] += 1;
     }
 }
 
@@ -147,7 +140,7 @@ pub fn too_large<X>(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done<X>) {
     };
     done.stats.games += 1;
     done.stats.errors += 1;
-    done.stats.terminations[TERMINATIONS.len()] += 1;
+    done.stats.terminations[termination_index(None)] += 1;
     let message = err.to_string();
     match ctx.format {
         Format::Text => {
@@ -211,7 +204,10 @@ pub fn write_diagnostic<X>(
     let severity = shown(d.severity, ctx.strict);
     let (line, column) = lines.line_col(d.span);
     let text = encoding::decode(d.span.slice(source));
-    let ply = d.ply.map(|p| format!("{p}{text}"));
+    let ply = d
+        .ply
+        .map(|p| format!("{p}{}", encoding::visible(d.span.slice(source))));
+    let message = d.message_in(source);
     match ctx.format {
         Format::Text => {
             let mut s = format!(
@@ -227,15 +223,19 @@ pub fn write_diagnostic<X>(
             if d.in_variation {
                 s.push_str(" (in a variation)");
             }
-            let _ = writeln!(s, ": {}", d.kind);
+            let _ = writeln!(s, ": {message}");
             done.stderr.extend_from_slice(s.as_bytes());
         }
         Format::Json => {
             let white = tag_text(source, replay.white);
             let black = tag_text(source, replay.black);
             let mut s = json_head(ctx, raw, d.span.start, (line, column), &white, &black);
-            json_field(&mut s, "ply", d.ply.map(|p| p.to_string()).as_deref());
-            s.push(',');
+            match d.ply {
+                Some(p) => {
+                    let _ = write!(s, "\"ply\":{},", p.number());
+                }
+                None => s.push_str("\"ply\":null,"),
+            }
             json_field(&mut s, "move", d.ply.map(|_| &*text));
             s.push(',');
             json_field(&mut s, "fen", d.fen_before().as_deref());
@@ -244,7 +244,7 @@ pub fn write_diagnostic<X>(
             s.push(',');
             json_field(&mut s, "kind", Some(d.kind.name()));
             s.push(',');
-            json_field(&mut s, "message", Some(&d.kind.to_string()));
+            json_field(&mut s, "message", Some(&message));
             s.push_str("}\n");
             done.stdout.extend_from_slice(s.as_bytes());
         }
@@ -254,6 +254,7 @@ pub fn write_diagnostic<X>(
 /// Writes one syntax error found without a replay (`validate
 /// --syntax-only`): the shape of [`write_diagnostic`], without the move
 /// number, the position and the variation flag, which only a replay knows.
+/// A recovered finding (an unescaped quote) is a warning.
 pub fn write_syntax_error<X>(
     ctx: &Context<'_>,
     raw: &RawGame<'_>,
@@ -266,17 +267,25 @@ pub fn write_syntax_error<X>(
     let (line, column) = lines.line_col(error.span);
     let white = tag_text(source, summary.white);
     let black = tag_text(source, summary.black);
+    let severity = if error.kind.is_recovered() {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
     match ctx.format {
         Format::Text => {
             let _ = writeln!(
                 done.stderr,
-                "{}:{line}:{column}: error: game {} ({white} - {black}): {}",
-                ctx.path, raw.number, error.kind
+                "{}:{line}:{column}: {severity}: game {} ({white} - {black}): {}",
+                ctx.path,
+                raw.number,
+                error.kind.message(error.span.slice(source))
             );
         }
         Format::Json => {
             let kind = match error.kind {
                 ParsePgnErrorKind::BadMove(_) => "bad-move",
+                ParsePgnErrorKind::UnescapedQuote => "unescaped-quote",
                 _ => "syntax",
             };
             let mut s = json_head(ctx, raw, error.span.start, (line, column), &white, &black);
@@ -285,11 +294,15 @@ pub fn write_syntax_error<X>(
             let bad_move = matches!(error.kind, ParsePgnErrorKind::BadMove(_));
             json_field(&mut s, "move", bad_move.then_some(&*token));
             s.push_str(",\"fen\":null,\"variation\":null,");
-            json_field(&mut s, "severity", Some("error"));
+            json_field(&mut s, "severity", Some(severity.as_str()));
             s.push(',');
             json_field(&mut s, "kind", Some(kind));
             s.push(',');
-            json_field(&mut s, "message", Some(&error.kind.to_string()));
+            json_field(
+                &mut s,
+                "message",
+                Some(&error.kind.message(error.span.slice(source))),
+            );
             s.push_str("}\n");
             done.stdout.extend_from_slice(s.as_bytes());
         }
@@ -300,7 +313,7 @@ pub fn write_syntax_error<X>(
 /// replay counted: what a command that writes only valid games reports of
 /// one it skips.
 pub fn write_errors<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, done: &mut Done<X>) {
-    let index = LineIndex::new(raw.bytes, raw.first_line);
+    let index = LineIndex::of_game(raw);
     for d in &replay.diagnostics {
         if d.severity != Severity::Warning {
             write_diagnostic(ctx, raw, &index, replay, d, done);
@@ -323,15 +336,13 @@ pub fn write_omitted<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, d
         (omitted.errors, omitted.warnings)
     };
     let mut parts = Vec::new();
-    for (n, what) in [
-        (errors, "error"),
-        (warnings, "warning"),
-        (omitted.notes, "note"),
+    for (n, one, many) in [
+        (errors, "error", "errors"),
+        (warnings, "warning", "warnings"),
+        (omitted.notes, "note", "notes"),
     ] {
-        match n {
-            0 => {}
-            1 => parts.push(format!("1 more {what}")),
-            n => parts.push(format!("{n} more {what}s")),
+        if n > 0 {
+            parts.push(format!("{} more {}", n, if n == 1 { one } else { many }));
         }
     }
     let message = format!(
@@ -397,6 +408,12 @@ fn json_head(
     s
 }
 
+/// `n` and a noun that agrees with it: `1 game`, `2 games`, `0 games`
+/// (`one` is the singular, `many` the plural).
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Appends `"name":value` with the value as a JSON string (or `null`).
 /// Hand-written: JSON string escaping is all we need, not a dependency.
 pub fn json_field(out: &mut String, name: &str, value: Option<&str>) {
@@ -425,6 +442,13 @@ pub fn json_field(out: &mut String, name: &str, value: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_agree_in_number() {
+        assert_eq!(count(0, "game", "games"), "0 games");
+        assert_eq!(count(1, "game", "games"), "1 game");
+        assert_eq!(count(2, "ply", "plies"), "2 plies");
+    }
 
     #[test]
     fn json_strings_are_escaped() {

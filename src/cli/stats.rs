@@ -6,9 +6,9 @@ use std::io::Write as _;
 use anyhow::Context as _;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::filter::{Facts, PgnDate, status_name};
+use pgnkit::filter::{Facts, PgnDate};
 use pgnkit::pgn::{Span, Tag};
-use pgnkit::replay::{Observer, ReplayOptions, Status};
+use pgnkit::replay::{Observer, ReplayOptions, Status, termination_name};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
@@ -286,7 +286,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 &mut s.results,
                 result.as_deref().map_or("(none)", str::trim),
             );
-            count(&mut s.terminations, status_name(replay.termination));
+            count(&mut s.terminations, termination_name(replay.termination));
             if let (Some(board), Some(tag)) = (
                 replay.termination.and_then(|t| t.outcome()),
                 replay.result_tag,

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::filter::{Facts, Field};
+use pgnkit::filter::{Facts, Field, FieldType};
 use pgnkit::replay::ReplayOptions;
 
 use super::Exit;
@@ -93,6 +93,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         }
         let field = match name {
             "game" => None,
+            "valid" => Some(Field::Valid),
             _ => Some(Field::resolve(name).map_err(|err| anyhow::anyhow!("--fields: {err}"))?),
         };
         columns.push(Column {
@@ -115,9 +116,9 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     };
     let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     if header {
-        let names: Vec<Cow<'_, str>> = columns
+        let names: Vec<Vec<Option<Cow<'_, str>>>> = columns
             .iter()
-            .map(|c| Cow::Borrowed(c.name.as_str()))
+            .map(|c| vec![Some(Cow::Borrowed(c.name.as_str()))])
             .collect();
         let mut row = Vec::new();
         write_row(args.format, &columns, &names, &mut row)?;
@@ -130,18 +131,14 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         let mut facts = Facts::new(raw.bytes);
         let replayed = replay.then(|| replayer.replay(&raw, &options));
         facts.replay = replayed.as_ref();
-        let cells: Vec<Cow<'_, str>> = columns
+        let cells: Vec<Vec<Option<Cow<'_, str>>>> = columns
             .iter()
             .map(|c| match &c.field {
-                None => Cow::Owned(raw.number.to_string()),
-                Some(field) => {
-                    let values = field.values(&facts);
-                    match values.len() {
-                        0 => Cow::Borrowed(""),
-                        1 => values.into_iter().next().unwrap_or_default(),
-                        _ => Cow::Owned(values.join(";")),
-                    }
-                }
+                None => vec![Some(Cow::Owned(raw.number.to_string()))],
+                // Both sides, each in its place: JSON shows a missing one as null.
+                Some(Field::Player) => vec![facts.tag("White"), facts.tag("Black")],
+                Some(Field::Elo) => vec![facts.tag("WhiteElo"), facts.tag("BlackElo")],
+                Some(field) => field.values(&facts).into_iter().map(Some).collect(),
             })
             .collect();
         // Writing into a Vec cannot fail.
@@ -155,11 +152,13 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     out.close(if io_error { Exit::Usage } else { Exit::Ok })
 }
 
-/// Appends one row in the chosen format.
+/// Appends one row in the chosen format; each cell holds the values of
+/// its column (none for a missing tag; White's and Black's, either
+/// possibly missing, for `player` and `elo`).
 fn write_row(
     format: TableFormat,
     columns: &[Column],
-    cells: &[Cow<'_, str>],
+    cells: &[Vec<Option<Cow<'_, str>>>],
     out: &mut Vec<u8>,
 ) -> anyhow::Result<()> {
     match format {
@@ -168,7 +167,7 @@ fn write_row(
                 if i > 0 {
                     out.push(b'\t');
                 }
-                out.extend(cell.bytes().map(|b| {
+                out.extend(joined(cell).bytes().map(|b| {
                     if matches!(b, b'\t' | b'\n' | b'\r') {
                         b' '
                     } else {
@@ -182,21 +181,66 @@ fn write_row(
             let mut writer = csv::WriterBuilder::new()
                 .terminator(csv::Terminator::Any(b'\n'))
                 .from_writer(out);
-            writer.write_record(cells.iter().map(|c| c.as_bytes()))?;
+            writer.write_record(cells.iter().map(|c| joined(c).into_owned()))?;
             writer.flush()?;
         }
         TableFormat::Jsonl => {
-            out.push(b'{');
-            for (i, (column, cell)) in columns.iter().zip(cells).enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                serde_json::to_writer(&mut *out, &column.name)?;
-                out.push(b':');
-                serde_json::to_writer(&mut *out, cell.as_ref())?;
+            let mut object = serde_json::Map::new();
+            for (column, cell) in columns.iter().zip(cells) {
+                object.insert(column.name.clone(), json_cell(column, cell));
             }
-            out.extend_from_slice(b"}\n");
+            serde_json::to_writer(&mut *out, &object)?;
+            out.push(b'\n');
         }
     }
     Ok(())
+}
+
+/// A cell as text: its values joined by `;`, empty when there is none.
+fn joined<'c>(cell: &'c [Option<Cow<'_, str>>]) -> Cow<'c, str> {
+    let mut values = cell.iter().flatten();
+    match (values.next(), values.next()) {
+        (None, _) => Cow::Borrowed(""),
+        (Some(one), None) => Cow::Borrowed(one.as_ref()),
+        _ => Cow::Owned(
+            cell.iter()
+                .flatten()
+                .map(Cow::as_ref)
+                .collect::<Vec<_>>()
+                .join(";"),
+        ),
+    }
+}
+
+/// A cell as a typed JSON value (the schema is in `docs/filter.md`): `game`
+/// and number fields as numbers, `valid` as a boolean, `player` and `elo`
+/// as `[white, black]`, a missing value as `null`.
+fn json_cell(column: &Column, cell: &[Option<Cow<'_, str>>]) -> serde_json::Value {
+    use serde_json::Value;
+    let number = matches!(
+        column.field.as_ref().map(Field::field_type),
+        None | Some(FieldType::Number)
+    );
+    let value = |text: &Option<Cow<'_, str>>| -> Value {
+        match (text, &column.field) {
+            (None, _) => Value::Null,
+            (Some(text), Some(Field::Valid)) => Value::Bool(text == "valid"),
+            (Some(text), _) if number => json_number(text),
+            (Some(text), _) => Value::String(text.to_string()),
+        }
+    };
+    match (&column.field, cell) {
+        (Some(Field::Player | Field::Elo), _) => Value::Array(cell.iter().map(value).collect()),
+        (_, [one]) => value(one),
+        (_, _) => Value::Null,
+    }
+}
+
+/// A number field's value: a JSON number when the text is an integer
+/// written plainly (so that nothing is lost), else the text (`?`, `-`).
+fn json_number(text: &str) -> serde_json::Value {
+    match text.parse::<i64>() {
+        Ok(n) if n.to_string() == text => n.into(),
+        _ => serde_json::Value::String(text.to_string()),
+    }
 }

@@ -4,14 +4,14 @@ use std::io::Write;
 
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::pgn::{LineIndex, SyntaxChecker};
-use pgnkit::replay::{ReplayOptions, Severity};
+use pgnkit::pgn::{LineIndex, ParsePgnError, SyntaxChecker};
+use pgnkit::replay::{ReplayOptions, Severity, TERMINATION_NAMES};
 
 use super::Exit;
 use super::args::{Format, Inputs, Jobs, Letters, Run, ShowProgress};
 use super::output::Output;
 use super::report::{
-    Context, Done, Stats, TERMINATIONS, game_of, shown, write_diagnostic, write_omitted,
+    Context, Done, Stats, count, game_of, shown, write_diagnostic, write_omitted,
     write_syntax_error,
 };
 use super::run::{Writer, execute};
@@ -93,7 +93,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             errored |= severity == Severity::Error;
             warned |= severity == Severity::Warning;
             if severity == Severity::Error || !args.quiet {
-                let lines = lines.get_or_insert_with(|| LineIndex::new(raw.bytes, raw.first_line));
+                let lines = lines.get_or_insert_with(|| LineIndex::of_game(&raw));
                 write_diagnostic(&ctx, &raw, lines, &replay, d, done);
             }
         }
@@ -124,21 +124,29 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
             errors.clear();
             let summary = checker.check(&raw, |e| errors.push(e));
             done.stats.games += 1;
-            if errors.is_empty() {
+            // A recovered finding (an unescaped quote in a tag value) is a
+            // warning: the game is well-formed.
+            if errors.iter().any(|e| !e.kind.is_recovered()) {
+                done.stats.errors += 1;
+            } else {
                 done.stats.valid += 1;
+            }
+            let shown = |e: &&ParsePgnError| !(args.quiet && e.kind.is_recovered());
+            if !errors.iter().any(|e| shown(&e)) {
                 return;
             }
-            done.stats.errors += 1;
-            let lines = LineIndex::new(raw.bytes, raw.first_line);
-            for error in errors.iter() {
+            let lines = LineIndex::of_game(&raw);
+            for error in errors.iter().filter(shown) {
                 write_syntax_error(&ctx, &raw, &lines, &summary, error, done);
             }
         };
     let init = || (SyntaxChecker::default(), Vec::new());
     validate(args, init, game, |stats| {
         eprintln!(
-            "pgnkit validate: {} games: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
-            stats.games, stats.valid, stats.errors
+            "pgnkit validate: {}: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
+            count(stats.games, "game", "games"),
+            stats.valid,
+            stats.errors
         );
     })
 }
@@ -177,19 +185,19 @@ fn summary(stats: &Stats) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(
         err,
-        "pgnkit validate: {} games: {} valid ({} with warnings), {} with errors, {} unsupported (skipped)",
-        stats.games, stats.valid, stats.warnings, stats.errors, stats.unsupported
+        "pgnkit validate: {}: {} valid ({} with warnings), {} with errors, {} unsupported (skipped)",
+        count(stats.games, "game", "games"),
+        stats.valid,
+        stats.warnings,
+        stats.errors,
+        stats.unsupported
     );
-    let mut parts: Vec<String> = TERMINATIONS
+    let parts: Vec<String> = TERMINATION_NAMES
         .iter()
         .zip(stats.terminations)
         .filter(|(_, n)| *n > 0)
         .map(|(name, n)| format!("{n} {name}"))
         .collect();
-    let not_replayed = stats.terminations[TERMINATIONS.len()];
-    if not_replayed > 0 {
-        parts.push(format!("{not_replayed} not replayed to the end"));
-    }
     if !parts.is_empty() {
         let _ = writeln!(err, "pgnkit validate: on the board: {}", parts.join(", "));
     }

@@ -13,8 +13,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::{Facts, TimeControl, status_name};
+use super::{Facts, TimeControl};
 use crate::replay::Status;
+use crate::replay::termination_name;
 
 /// A part of the `TimeControl` tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -450,7 +451,7 @@ impl Field {
                 .map(|r| Cow::Owned(r.plies.div_ceil(2).to_string()))),
             Field::Status => one(facts
                 .replay
-                .map(|r| Cow::Borrowed(status_name(r.termination)))),
+                .map(|r| Cow::Borrowed(termination_name(r.termination)))),
             Field::Valid => one(facts.replay.map(|r| {
                 Cow::Borrowed(if r.status == Status::Valid {
                     "valid"

@@ -51,11 +51,12 @@
 //! - `player`, `elo`: true when either side satisfies the comparison.
 //! - `TimeControl = 300+2` compares time controls (`300` equals `300+0`).
 //! - `winner` is read from the Result tag: white, black, draw, none.
-//! - `status` is how the mainline ended on the board: checkmate (mate),
-//!   stalemate, insufficient, threefold / fivefold (both: repetition),
-//!   fifty / seventyfive (both: fifty), threefold_repetition_next_move,
-//!   fifty_moves_next_move (claimable: every claimable draw), unfinished,
-//!   or incomplete when the mainline could not be played to its end.
+//! - `status` is how the mainline ended on the board, a name of
+//!   [`crate::replay::TERMINATION_NAMES`] (`incomplete` when the mainline
+//!   could not be played to its end) or an alias of
+//!   [`crate::replay::TERMINATION_ALIASES`] (`mate`, `insufficient`,
+//!   `repetition` for threefold or fivefold, `fifty` for fifty or
+//!   seventy-five moves …).
 //! - `reaches "FEN"` holds when the mainline (start position included)
 //!   passes through the placement, with the side to move when given;
 //!   `material KQ vs KR` when some mainline position has exactly these
@@ -98,13 +99,13 @@ use regex::Regex;
 pub use self::{
     date::{ParseDateError, PgnDate},
     field::{Field, FieldType, KNOWN_TAGS, TimeControlPart, UnknownField},
-    parse::{ParseFilterError, ParseFilterErrorKind, STATUSES},
+    parse::{ParseFilterError, ParseFilterErrorKind, statuses},
     position::{Line, ParseMaterialError, PositionTest},
     time_control::{ParseTimeControlError, Period, TimeControl},
 };
 use crate::{
     pgn::{Outcome, Reader, Span, Tag, Visitor},
-    replay::{Replay, Status, Termination},
+    replay::{Replay, Status, termination_is},
 };
 
 /// A comparison operator.
@@ -145,35 +146,6 @@ impl Op {
             Op::NotMatches => "!~",
         }
     }
-}
-
-/// The name `status` shows for a termination (`None`: incomplete).
-pub fn status_name(termination: Option<Termination>) -> &'static str {
-    termination.map_or("incomplete", Termination::as_str)
-}
-
-/// Whether a termination answers to a `status` value (see [`STATUSES`]).
-fn status_is(termination: Option<Termination>, value: &str) -> bool {
-    use Termination as T;
-    let aliases: &[&str] = match termination {
-        None => &["incomplete"],
-        Some(T::Checkmate { .. }) => &["checkmate", "mate"],
-        Some(T::Stalemate) => &["stalemate"],
-        Some(T::InsufficientMaterial) => &["insufficient", "insufficient_material"],
-        Some(T::ThreefoldRepetition) => &[
-            "threefold",
-            "threefold_repetition",
-            "repetition",
-            "claimable",
-        ],
-        Some(T::FivefoldRepetition) => &["fivefold", "fivefold_repetition", "repetition"],
-        Some(T::FiftyMoves) => &["fifty", "fifty_moves", "claimable"],
-        Some(T::ThreefoldRepetitionNextMove) => &["threefold_repetition_next_move", "claimable"],
-        Some(T::FiftyMovesNextMove) => &["fifty_moves_next_move", "claimable"],
-        Some(T::SeventyFiveMoves) => &["seventyfive", "seventyfive_moves", "fifty"],
-        Some(T::Unfinished) => &["unfinished"],
-    };
-    aliases.contains(&value)
 }
 
 /// A value written in a condition, read as the type of the field it is
@@ -410,9 +382,9 @@ fn eval(expr: &Expr, facts: &Facts<'_>) -> bool {
                 (_, Op::Contains | Op::Matches | Op::NotMatches) => {
                     field.values(facts).iter().any(|v| search(v, *op, value))
                 }
-                (FieldType::Status, Op::Eq | Op::Ne) => facts
-                    .replay
-                    .is_some_and(|r| status_is(r.termination, &value.lower) == (*op == Op::Eq)),
+                (FieldType::Status, Op::Eq | Op::Ne) => facts.replay.is_some_and(|r| {
+                    termination_is(r.termination, &value.lower) == (*op == Op::Eq)
+                }),
                 _ => field
                     .values(facts)
                     .iter()

@@ -103,7 +103,11 @@ impl fmt::Display for ParseFilterErrorKind {
                 )
             }
             Self::UnknownStatus(s) => {
-                write!(f, "unknown status `{s}` (one of: {})", STATUSES.join(", "))
+                write!(
+                    f,
+                    "unknown status `{s}` (one of: {})",
+                    statuses().collect::<Vec<_>>().join(", ")
+                )
             }
             Self::UnknownWinner(w) => write!(f, "unknown winner `{w}` (white, black, draw, none)"),
             Self::BadRange(r) => write!(f, "`{r}` is no range (LOW..HIGH)"),
@@ -169,28 +173,17 @@ impl fmt::Display for ParseFilterError {
 
 impl std::error::Error for ParseFilterError {}
 
-/// The values `status` can be compared with.
-pub const STATUSES: [&str; 19] = [
-    "checkmate",
-    "mate",
-    "stalemate",
-    "insufficient",
-    "insufficient_material",
-    "repetition",
-    "threefold",
-    "threefold_repetition",
-    "fivefold",
-    "fivefold_repetition",
-    "fifty",
-    "fifty_moves",
-    "seventyfive",
-    "seventyfive_moves",
-    "threefold_repetition_next_move",
-    "fifty_moves_next_move",
-    "claimable",
-    "unfinished",
-    "incomplete",
-];
+/// The values `status` can be compared with: the termination names, then
+/// their aliases ([`crate::replay::TERMINATION_NAMES`],
+/// [`crate::replay::TERMINATION_ALIASES`]).
+pub fn statuses() -> impl Iterator<Item = &'static str> {
+    let names = crate::replay::TERMINATION_NAMES.iter().copied();
+    names.chain(
+        crate::replay::TERMINATION_ALIASES
+            .iter()
+            .map(|(alias, _)| *alias),
+    )
+}
 
 /// A token of the language.
 #[derive(Debug, Clone, PartialEq)]
@@ -634,7 +627,7 @@ impl<'s> Parser<'s> {
                 }
                 return Err(self.error(at, ParseFilterErrorKind::UnknownWinner(text.to_string())));
             }
-            FieldType::Status if !STATUSES.contains(&lower) => {
+            FieldType::Status if !statuses().any(|s| s == lower) => {
                 if value.number.is_some() {
                     return Err(mismatch(&value));
                 }

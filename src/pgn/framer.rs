@@ -11,7 +11,7 @@ use crate::input::{Input, Mapped};
 use crate::pgn::buffer::Buffer;
 use crate::pgn::error::ReadPgnError;
 use crate::pgn::raw::{
-    CommentIndex, Comments, GameInfo, Marks, RawGame, TAG_ENTRY, pack_tag_stops,
+    CommentIndex, Comments, GameInfo, Marks, RawGame, TAG_ENTRY, column_at, pack_tag_stops,
 };
 use crate::pgn::scan;
 
@@ -266,11 +266,9 @@ impl<R: Read> GameFramer<R> {
         match self.frame() {
             Ok(Some((start, end))) => {
                 out.extend_from_slice(&self.buf[start..end]);
-                Some(Ok(GameInfo::new(
-                    self.number,
-                    self.game_offset,
-                    self.game_line,
-                )))
+                let mut info = GameInfo::new(self.number, self.game_offset, self.game_line);
+                info.first_column = column_at(&self.buf[..], start);
+                Some(Ok(info))
             }
             Ok(None) => None,
             Err(err) => Some(Err(err)),
@@ -315,11 +313,13 @@ impl<R: Read> GameFramer<R> {
 
     /// The game just framed, at `range` in `buf`.
     fn raw(&self, range: Range<usize>) -> RawGame<'_> {
+        let first_column = column_at(&self.buf[..], range.start);
         let bytes = &self.buf[range];
         RawGame {
             number: self.number,
             offset: self.game_offset,
             first_line: self.game_line,
+            first_column,
             bytes,
             comments: Comments(&self.comments),
             marks: Marks::of(bytes),

@@ -472,7 +472,7 @@ impl ParsePgnError {
     /// use pgnkit::pgn::{RawGame, parse_game};
     /// let game = parse_game(&RawGame::from_bytes(b"[Event \"x\"]\n1. e4 ] e5 *"));
     /// let message = game.errors[0].located(&game).to_string();
-    /// assert_eq!(message, "2:7: game 1, at `]`: unexpected character");
+    /// assert_eq!(message, "2:7: game 1, at `]`: unexpected character `]`");
     /// ```
     pub fn located<'e>(&'e self, game: &'e Game<'_>) -> Located<'e> {
         let (line, column) = game.line_col(self.span);
@@ -490,7 +490,7 @@ impl ParsePgnError {
     /// let index = LineIndex::new(game.source, game.first_line);
     /// let messages: Vec<String> =
     ///     game.errors.iter().map(|e| e.located_with(&game, &index).to_string()).collect();
-    /// assert_eq!(messages[1], "2:12: game 1, at `]`: unexpected character");
+    /// assert_eq!(messages[1], "2:12: game 1, at `]`: unexpected character `]`");
     /// ```
     pub fn located_with<'e>(&'e self, game: &'e Game<'_>, index: &LineIndex) -> Located<'e> {
         let (line, column) = index.line_col(self.span);
@@ -528,8 +528,8 @@ impl fmt::Display for Located<'_> {
             self.line,
             self.column,
             self.number,
-            crate::encoding::decode(self.token).trim_end(),
-            self.error.kind
+            crate::encoding::visible(self.token).trim_end(),
+            self.error.kind.message(self.token)
         )
     }
 }

@@ -433,7 +433,7 @@ fn tag_extent(input: &[u8]) -> usize {
 
 /// A tag whose value holds unescaped quotes (`[White ""Socrates""]`): the
 /// value runs from the first `"` to the last `"` before the `]`.
-fn lenient_tag_pair(text: &[u8]) -> Option<(&[u8], &[u8])> {
+pub(super) fn lenient_tag_pair(text: &[u8]) -> Option<(&[u8], &[u8])> {
     let (rest, _) = (
         tag::<_, _, nom::error::Error<&[u8]>>(&b"["[..]),
         multispace0,
@@ -878,6 +878,7 @@ impl<'a> Iterator for Tokens<'a> {
                 };
                 self.pos = start + len;
                 match body {
+                    Ok(text) if is_draw_offer(text) => self.token(TokenKind::DrawOffer, start),
                     Ok(text) => self.token(TokenKind::Comment(text), start),
                     Err(text) => {
                         self.pending = Some(self.token(
@@ -975,6 +976,13 @@ pub(crate) fn fen_move_number(fen: &[u8]) -> Option<(u32, bool)> {
     Some((fullmove, black))
 }
 
+/// Whether a `{…}` comment is the draw-offer mark as pgnkit writes it,
+/// `{(=)}` (spaces around allowed: python-chess writes `{ (=) }`): the mark
+/// `(=)` itself opens a variation in other readers.
+fn is_draw_offer(comment: &[u8]) -> bool {
+    comment.trim_ascii() == b"(=)"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -983,6 +991,21 @@ mod tests {
 
     fn kinds(input: &[u8]) -> Vec<TokenKind<'_>> {
         Tokens::new(input).map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn draw_offer_comments_are_the_mark() {
+        use TokenKind as T;
+        assert_eq!(
+            kinds(b"e4 {(=)} { (=) } {(=) x} (=)"),
+            [
+                T::Move(b"e4"),
+                T::DrawOffer,
+                T::DrawOffer,
+                T::Comment(b"(=) x"),
+                T::DrawOffer
+            ]
+        );
     }
 
     #[test]

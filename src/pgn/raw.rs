@@ -12,6 +12,9 @@ pub struct RawGame<'a> {
     pub offset: u64,
     /// 1-based line of the game's first byte.
     pub first_line: u64,
+    /// 1-based column of the game's first byte (1 unless its first line is
+    /// indented), for columns of that line in messages.
+    pub first_column: u64,
     /// The game's text, from its first line up to the blank line or tag
     /// line that ended it, without trailing whitespace.
     pub bytes: &'a [u8],
@@ -25,17 +28,30 @@ pub struct RawGame<'a> {
 
 impl<'a> RawGame<'a> {
     /// A game from text that did not come from a framer: number 1, line 1,
-    /// offset 0.
+    /// column 1, offset 0.
     pub fn from_bytes(bytes: &'a [u8]) -> RawGame<'a> {
         RawGame {
             number: 1,
             offset: 0,
             first_line: 1,
+            first_column: 1,
             bytes,
             comments: Comments::default(),
             marks: Marks::of(bytes),
         }
     }
+}
+
+/// The 1-based column of `buf[start]`: one more than the spaces and tabs
+/// right before it on its line (a game's first line may be indented).
+pub(crate) fn column_at(buf: &[u8], start: usize) -> u64 {
+    let before = buf.get(..start).unwrap_or(buf);
+    let indent = before
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    indent as u64 + 1
 }
 
 /// What one pass over a game's text finds, for the readers after the
@@ -184,6 +200,7 @@ impl CommentIndex {
     /// with its comments in this index.
     pub fn add(&mut self, game: &RawGame<'_>) -> GameInfo {
         let mut info = GameInfo::new(game.number, game.offset, game.first_line);
+        info.first_column = game.first_column;
         info.marks = Some(game.marks);
         let spans = game.comments.spans();
         let start = self.spans.len();
@@ -211,6 +228,8 @@ pub struct GameInfo {
     pub offset: u64,
     /// 1-based line of the game's first byte.
     pub first_line: u64,
+    /// 1-based column of the game's first byte.
+    pub first_column: u64,
     /// The game's comments in a [`CommentIndex`]: its generation and range.
     pub(super) comments: (u64, u32, u32),
     /// The marks of its text, where the framer made them.
@@ -224,6 +243,7 @@ impl GameInfo {
             number,
             offset,
             first_line,
+            first_column: 1,
             comments: (0, 0, 0),
             marks: None,
         }
@@ -235,6 +255,7 @@ impl GameInfo {
             number: self.number,
             offset: self.offset,
             first_line: self.first_line,
+            first_column: self.first_column,
             bytes,
             comments: Comments::default(),
             marks: self.marks.unwrap_or_else(|| Marks::of(bytes)),

@@ -40,7 +40,8 @@ impl Span {
     /// The 1-based line and column of the span's start in `source`, whose
     /// first byte is on line `first_line`.
     ///
-    /// Line ends are LF, CRLF and lone CR; columns count bytes. Each call
+    /// Line ends are LF, CRLF and lone CR; columns count characters (see
+    /// [`LineIndex::line_col`]). Each call
     /// scans `source` up to the span: to locate many spans of one game, use
     /// a [`LineIndex`].
     ///
@@ -64,8 +65,21 @@ impl Span {
                 line_start = i;
             }
         }
-        (line, (self.start - line_start) as u64 + 1)
+        (line, column(source, line_start, self.start))
     }
+}
+
+/// The 1-based column of `at` on the line that starts at `line_start`,
+/// counted in characters: UTF-8 characters where the text before `at` on
+/// that line is UTF-8, else one per byte (Windows-1252, as
+/// [`crate::encoding::decode`] reads it). A tab counts as one.
+fn column(source: &[u8], line_start: usize, at: usize) -> u64 {
+    let before = source.get(line_start..at).unwrap_or_default();
+    let chars = match std::str::from_utf8(before) {
+        Ok(text) => text.chars().count(),
+        Err(_) => before.len(),
+    };
+    chars as u64 + 1
 }
 
 /// The line starts of one game's text, for locating many spans: built in
@@ -83,30 +97,68 @@ impl Span {
 /// assert_eq!(index.line_col(Span::new(18, 20)), Span::new(18, 20).line_col(text, 1));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LineIndex {
+pub struct LineIndex<'a> {
+    source: &'a [u8],
     first_line: u64,
+    /// Columns of the first line start here (its indentation before the
+    /// text).
+    first_column: u64,
     /// Offset of the first byte after each line end (LF, CRLF, lone CR).
     starts: Vec<usize>,
 }
 
-impl LineIndex {
+impl<'a> LineIndex<'a> {
     /// Indexes `source`, whose first byte is on line `first_line`.
-    pub fn new(source: &[u8], first_line: u64) -> LineIndex {
+    pub fn new(source: &'a [u8], first_line: u64) -> LineIndex<'a> {
         let starts = memchr::memchr2_iter(b'\n', b'\r', source)
             .filter(|&at| source[at] == b'\n' || source.get(at + 1) != Some(&b'\n'))
             .map(|at| at + 1)
             .collect();
-        LineIndex { first_line, starts }
+        LineIndex {
+            source,
+            first_line,
+            first_column: 1,
+            starts,
+        }
+    }
+
+    /// Indexes a game's text, whose first byte is at the game's line and
+    /// column ([`RawGame::first_column`]: an indented first line).
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{LineIndex, RawGame, Span};
+    /// let raw = RawGame { first_line: 7, first_column: 3, ..RawGame::from_bytes(b"[A \"b\"] x\ny") };
+    /// let index = LineIndex::of_game(&raw);
+    /// assert_eq!(index.line_col(Span::new(8, 9)), (7, 11));
+    /// assert_eq!(index.line_col(Span::new(10, 11)), (8, 1));
+    /// ```
+    ///
+    /// [`RawGame::first_column`]: crate::pgn::RawGame::first_column
+    pub fn of_game(raw: &crate::pgn::RawGame<'a>) -> LineIndex<'a> {
+        LineIndex {
+            first_column: raw.first_column.max(1),
+            ..LineIndex::new(raw.bytes, raw.first_line)
+        }
     }
 
     /// The 1-based line and column of `span`'s start, as
     /// [`Span::line_col`] computes them.
+    ///
+    /// Columns count characters, not bytes: UTF-8 characters where the
+    /// line's text before the span is UTF-8, else one per byte (a
+    /// Windows-1252 text); a tab counts as one.
     pub fn line_col(&self, span: Span) -> (u64, u64) {
         let before = self.starts.partition_point(|&s| s <= span.start);
         let line_start = before.checked_sub(1).map_or(0, |i| self.starts[i]);
+        let indent = if before == 0 {
+            self.first_column - 1
+        } else {
+            0
+        };
         (
             self.first_line + before as u64,
-            (span.start - line_start) as u64 + 1,
+            column(self.source, line_start, span.start) + indent,
         )
     }
 }
@@ -124,6 +176,11 @@ mod tests {
             (b"a\r\nb", 3, (2, 1)),
             (b"a\rb", 2, (2, 1)),
             (b"a\r\n\rb\nc", 6, (4, 1)),
+            // Columns count characters: UTF-8, else one per byte.
+            ("é{ü} X".as_bytes(), 7, (1, 6)),
+            (b"\t\tX", 2, (1, 3)),
+            ("x\r\n  {€} X".as_bytes(), 11, (2, 7)),
+            (b"\xE9{\xFC} X", 5, (1, 6)),
         ];
         for &(text, start, expected) in cases {
             let span = Span::new(start, start);

@@ -87,7 +87,8 @@ pub trait Visitor<'a> {
     /// A NAG (glyphs as NAGs 1–6) after the current line's last move.
     fn nag(&mut self, _nag: u8, _span: Span) {}
 
-    /// A draw offer `(=)` after the current line's last move.
+    /// A draw offer `(=)` (or `{(=)}`, as pgnkit writes it) after the
+    /// current line's last move.
     fn draw_offer(&mut self, _span: Span) {}
 
     /// A comment (only with [`COMMENTS`](Self::COMMENTS)).
@@ -251,6 +252,17 @@ impl Reader {
                 TokenKind::DrawOffer => {
                     if line.has_move {
                         visitor.draw_offer(span);
+                    } else if let Some(text) = span
+                        .slice(raw.bytes)
+                        .strip_prefix(b"{")
+                        .and_then(|t| t.strip_suffix(b"}"))
+                    {
+                        // `{(=)}` before any move offers nothing: a comment.
+                        visitor.comment(Comment {
+                            text,
+                            kind: CommentKind::Brace,
+                            span,
+                        });
                     } else {
                         error(visitor, ParsePgnErrorKind::NagWithoutMove, span);
                     }

@@ -1,5 +1,7 @@
-//! The PGN writer: export format (PGN standard, section 8).
+//! The PGN writer: export format (PGN standard, section 8), always in
+//! UTF-8 (tag values and comments read as Windows-1252 are decoded).
 
+use crate::encoding;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
@@ -101,6 +103,12 @@ pub fn export_tag_list<'a>(
     out
 }
 
+/// The draw-offer mark as pgnkit writes it: a comment, `{(=)}`. The mark
+/// `(=)` as games are often written opens a variation in other readers
+/// (python-chess drops it, others reject the game); as a comment every
+/// reader keeps it, and pgnkit reads it back as the mark.
+pub const DRAW_OFFER: &[u8] = b"{(=)}";
+
 /// Writes the tag section of a game in export format ([`export_tag_list`]
 /// order, escapes restored), then the blank line before the movetext; with
 /// no tag selected, nothing.
@@ -115,7 +123,7 @@ pub fn write_tags(
         out.push(b'[');
         out.extend_from_slice(name);
         out.extend_from_slice(b" \"");
-        out.extend_from_slice(&escape(value));
+        out.extend_from_slice(&escape(encoding::decode(value).as_bytes()));
         out.extend_from_slice(b"\"]\n");
     }
     if !tags.is_empty() {
@@ -310,8 +318,12 @@ impl<'o> MovetextWriter<'o> {
         self.glue = false;
     }
 
-    /// Writes a comment with its delimiters (a `;` comment ends its line).
+    /// Writes a comment with its delimiters (a `;` comment ends its line),
+    /// its text in UTF-8 ([`encoding::decode`]: Windows-1252 text is
+    /// decoded).
     pub fn comment(&mut self, text: &[u8], kind: CommentKind) {
+        let text = encoding::decode(text);
+        let text = text.as_bytes();
         match kind {
             CommentKind::Brace => self.token_of(b"{", text, b"}"),
             CommentKind::Line => {
@@ -454,7 +466,7 @@ impl Emitter<'_, '_> {
                     self.w.nag(nag);
                 }
                 if node.draw_offer {
-                    self.w.token(b"(=)");
+                    self.w.token(DRAW_OFFER);
                 }
             }
             interrupted = self.comments(&node.comments_after, options);
@@ -499,7 +511,7 @@ mod tests {
             (
                 b"1.e4 e5 2.Nf3 {a} (2.f4 (2.d4 d5) exf4) 2...Nc6 $1 (=) ; line\n3.Bb5 1-0",
                 bare,
-                "1. e4 e5 2. Nf3 {a} (2. f4 (2. d4 d5) 2... exf4) 2... Nc6 $1 (=) ; line\n3. Bb5 1-0\n\n",
+                "1. e4 e5 2. Nf3 {a} (2. f4 (2. d4 d5) 2... exf4) 2... Nc6 $1 {(=)} ; line\n3. Bb5 1-0\n\n",
             ),
             (
                 b"[FEN \"8/8/8/8/8/8/8/8 b - - 0 23\"] Kd2 Ke2 Kd1",

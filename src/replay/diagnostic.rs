@@ -51,6 +51,12 @@ pub struct Ply {
 }
 
 impl Ply {
+    /// The half-move number the move number implies: `2n - 1` for White's
+    /// move `n`, `2n` for Black's (`23...Nf6` is ply 46).
+    pub fn number(self) -> u64 {
+        (2 * u64::from(self.fullmove)).saturating_sub(self.color.fold(1, 0))
+    }
+
     /// The ply of the move about to be played in `pos`.
     pub fn of(pos: &Position) -> Ply {
         Ply {
@@ -163,6 +169,7 @@ impl DiagnosticKind {
     pub const fn name(&self) -> &'static str {
         match self {
             DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_)) => "bad-move",
+            DiagnosticKind::Syntax(ParsePgnErrorKind::UnescapedQuote) => "unescaped-quote",
             DiagnosticKind::Syntax(_) => "syntax",
             DiagnosticKind::Illegal(ResolveError::Ambiguous { .. }) => "ambiguous",
             DiagnosticKind::Illegal(_) => "illegal",
@@ -200,6 +207,19 @@ impl DiagnosticKind {
                 | DiagnosticKind::ResultMismatch { .. }
                 | DiagnosticKind::ResultContradicts { .. }
         )
+    }
+}
+
+impl Diagnostic {
+    /// The diagnostic's message for the game text `source`: the kind's
+    /// [`Display`](fmt::Display), with a token that is no move (or a stray
+    /// character) and its offending character named
+    /// ([`ParsePgnErrorKind::message`]).
+    pub fn message_in(&self, source: &[u8]) -> String {
+        match &self.kind {
+            DiagnosticKind::Syntax(kind) => kind.message(self.span.slice(source)),
+            kind => kind.to_string(),
+        }
     }
 }
 
@@ -299,7 +319,11 @@ impl fmt::Display for DiagnosticKind {
                 )
             }
             DiagnosticKind::PlyCountMismatch { tag, plies } => {
-                write!(f, "PlyCount tag says {tag} plies, the mainline has {plies}")
+                let noun = if *tag == 1 { "ply" } else { "plies" };
+                write!(
+                    f,
+                    "PlyCount tag says {tag} {noun}, the mainline has {plies}"
+                )
             }
         }
     }
@@ -349,6 +373,7 @@ mod tests {
                     color: Color::Black,
                 },
                 "23...",
+                46,
             ),
             (
                 Ply {
@@ -356,10 +381,20 @@ mod tests {
                     color: Color::White,
                 },
                 "1.",
+                1,
+            ),
+            (
+                Ply {
+                    fullmove: 0,
+                    color: Color::White,
+                },
+                "0.",
+                0,
             ),
         ];
-        for (ply, text) in cases {
+        for (ply, text, number) in cases {
             assert_eq!(ply.to_string(), text);
+            assert_eq!(ply.number(), number);
         }
         assert_eq!(DiagnosticKind::MissingResult.name(), "missing-result");
         assert_eq!(Severity::Warning.as_str(), "warning");

@@ -61,7 +61,10 @@ use self::history::History;
 use self::start::Tags;
 pub use self::{
     diagnostic::{Diagnostic, DiagnosticKind, Ply, Severity},
-    termination::Termination,
+    termination::{
+        ALIASES as TERMINATION_ALIASES, INCOMPLETE, NAMES as TERMINATION_NAMES, Termination,
+        termination_index, termination_is, termination_name,
+    },
 };
 use crate::{
     color::Color,
@@ -206,6 +209,9 @@ struct Frame {
     dead: bool,
     /// Move tokens seen since the line stopped.
     since_dead: u32,
+    /// The line stopped at a token that is no attempt at a move: a
+    /// variation right after it is an alternative to the line's last move.
+    stopped_at_no_move: bool,
 }
 
 /// A mainline position reached during [`Replayer::replay_with`].
@@ -536,7 +542,12 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     }
 
     fn syntax(&mut self, kind: ParsePgnErrorKind, span: Span) {
-        self.push(Severity::Error, DiagnosticKind::Syntax(kind), span);
+        let severity = if kind.is_recovered() {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        self.push(severity, DiagnosticKind::Syntax(kind), span);
     }
 }
 
@@ -683,6 +694,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let frame = self.top();
         frame.dead = true;
         frame.since_dead = 0;
+        frame.stopped_at_no_move = false;
         if mainline {
             self.replay.complete = false;
         }
@@ -792,6 +804,18 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let before = frame.pos;
         self.push_move(Severity::Error, DiagnosticKind::Syntax(kind), span, &before);
         self.kill();
+        // A token that does not even start like a move (`\` of `\$14`, a
+        // stray mark) is no attempt at one: a variation after it is an
+        // alternative to the line's last move, as if the token were not
+        // there, not to it (that would judge its moves for the wrong side).
+        // The line's position stays that of its last legal move.
+        let attempt = span
+            .slice(self.source)
+            .first()
+            .is_some_and(u8::is_ascii_alphanumeric);
+        if !attempt && matches!(err, ParseMoveTokenError::Unexpected { offset: 0 }) {
+            self.top().stopped_at_no_move = true;
+        }
     }
 
     /// How to read `B` in `token`: as `--lang` says, or with `--lang auto`
@@ -861,6 +885,9 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let frame = self.top();
         let (start, dead) = if !frame.dead {
             (frame.prev, false)
+        } else if frame.since_dead == 0 && frame.stopped_at_no_move {
+            // The token it follows is no move: it replaces the move before.
+            (frame.prev, false)
         } else if frame.since_dead == 0 {
             // The variation replaces the illegal move: it starts where that
             // move was tried.
@@ -874,6 +901,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             pos: start,
             dead,
             since_dead: 1,
+            stopped_at_no_move: false,
         });
     }
 }
@@ -1313,5 +1341,41 @@ mod tests {
         let r = run("1. e4 e5 2. Bc4 *");
         assert_eq!(r.status, Status::Valid);
         assert_eq!(r.plies, 3);
+    }
+
+    /// A token that is no move attempt (`\` of `\$14`) is reported once: a
+    /// variation after it is an alternative to the move before it, and is
+    /// judged from there. A mangled move (`Xe5`) is still replaced by the
+    /// variation after it.
+    #[test]
+    fn no_follow_on_error_after_a_garbage_token() {
+        let cases = [
+            "1. e4 e5 2. Nf3 Nc6 (2... d6 3. d4 \\$14 (3. Bc4 Be7) 3... exd4) 3. Bb5 *",
+            "1. e4 e5 2. Nf3 \\ (2. Nc3 Nf6) 2... Nc6 *",
+            "1. e4 Xe5 (1... e5 2. Nf3) *",
+        ];
+        for text in cases {
+            let r = run(text);
+            let errors: Vec<_> = r
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .map(|d| (d.kind.name(), d.message_in(text.as_bytes())))
+                .collect();
+            assert_eq!(errors.len(), 1, "{text}: {errors:?}");
+            assert_eq!(errors[0].0, "bad-move", "{text}");
+        }
+        let text = "1. e4 e5 2. Nf3 Nc6 (2... d6 3. d4 \\$14 (3. Bc4 Be7) 3... exd4) 3. Bb5 *";
+        assert_eq!(
+            run(text).diagnostics[0].message_in(text.as_bytes()),
+            "not a move: unexpected character `\\` at the start of `\\`"
+        );
+        // The mainline's position stays that of its last legal move.
+        let r = run(r"1. e4 e5 \ (1... c5 2. Nf3) *");
+        assert_eq!(r.diagnostics.len(), 1, "{:?}", r.diagnostics);
+        assert_eq!(
+            r.position.map(|p| p.fen(EpMode::Always)).as_deref(),
+            Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2")
+        );
     }
 }

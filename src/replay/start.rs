@@ -3,6 +3,7 @@
 
 use super::{DiagnosticKind, Frame, MainlinePly, Observer, Run, Severity, Status, offset_in};
 use crate::Color;
+use crate::encoding;
 use crate::fen::{FenError, FenField, ParseFenErrorKind};
 use crate::pgn::{Outcome, Span, unescape};
 use crate::position::{Position, PositionProblem};
@@ -67,8 +68,8 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             None | Some(Variant::Standard) => false,
             Some(Variant::Chess960) => true,
             Some(Variant::Unsupported) => {
-                let name = String::from_utf8_lossy(&unescape(tags.variant.unwrap_or_default()))
-                    .into_owned();
+                let name =
+                    encoding::decode(&unescape(tags.variant.unwrap_or_default())).into_owned();
                 let span = tags.fen.map(|(_, s)| s).unwrap_or_default();
                 self.push(
                     Severity::Note,
@@ -82,7 +83,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let mut chess960 = chess960;
         let mut pos = match tags.fen {
             Some((value, span)) => {
-                let text = String::from_utf8_lossy(&unescape(value)).into_owned();
+                let text = encoding::decode(&unescape(value)).into_owned();
                 let lead = text.len() - text.trim_start().len();
                 let text = text.trim();
                 let mut setup = SetUp::new(text, chess960);
@@ -155,6 +156,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             pos,
             dead: false,
             since_dead: 0,
+            stopped_at_no_move: false,
         });
         self.ready = true;
         self.observer.mainline_ply(MainlinePly {
@@ -165,7 +167,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         if let Some((value, span)) = tags.result {
             self.replay.result_tag = outcome(value);
             if self.replay.result_tag.is_none() {
-                let text = String::from_utf8_lossy(value).into_owned();
+                let text = encoding::decode(value).into_owned();
                 self.push(Severity::Warning, DiagnosticKind::BadResultTag(text), span);
             }
         }

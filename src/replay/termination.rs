@@ -37,27 +37,94 @@ pub enum Termination {
     Unfinished,
 }
 
-impl Termination {
-    /// Every name [`as_str`](Self::as_str) gives, in the order of the
-    /// summaries: the game over by rule, then the claimable draws (claims of
-    /// what happened before claims with the next move), then `unfinished`.
-    pub const NAMES: [&'static str; 10] = [
-        "checkmate",
-        "stalemate",
-        "insufficient_material",
-        "fivefold_repetition",
-        "seventyfive_moves",
-        "threefold_repetition",
-        "fifty_moves",
-        "threefold_repetition_next_move",
-        "fifty_moves_next_move",
-        "unfinished",
-    ];
+/// The vocabulary of terminations: every name [`Termination::as_str`]
+/// gives, in the order summaries list them, then [`INCOMPLETE`]. Every
+/// command writes these names (text summaries, JSON, `stats`) and `status`
+/// filters compare with them; a new termination is one line here and its
+/// arm in [`Termination::as_str`].
+pub const NAMES: &[&str] = &[
+    "checkmate",
+    "stalemate",
+    "insufficient_material",
+    "fivefold_repetition",
+    "seventyfive_moves",
+    "threefold_repetition",
+    "fifty_moves",
+    "threefold_repetition_next_move",
+    "fifty_moves_next_move",
+    "unfinished",
+    INCOMPLETE,
+];
 
-    /// A lower-case name (`checkmate`, `stalemate`, `insufficient_material`,
-    /// `fivefold_repetition`, `seventyfive_moves`, `threefold_repetition`,
-    /// `fifty_moves`, `threefold_repetition_next_move`,
-    /// `fifty_moves_next_move`, `unfinished`).
+/// The name of a mainline that could not be played to its end (an illegal
+/// move, a syntax error): no termination.
+pub const INCOMPLETE: &str = "incomplete";
+
+/// Shorter words a `status` filter accepts, each with the names it stands
+/// for.
+pub const ALIASES: &[(&str, &[&str])] = &[
+    ("mate", &["checkmate"]),
+    ("insufficient", &["insufficient_material"]),
+    (
+        "repetition",
+        &["threefold_repetition", "fivefold_repetition"],
+    ),
+    ("threefold", &["threefold_repetition"]),
+    ("fivefold", &["fivefold_repetition"]),
+    ("fifty", &["fifty_moves", "seventyfive_moves"]),
+    ("seventyfive", &["seventyfive_moves"]),
+    (
+        "claimable",
+        &[
+            "threefold_repetition",
+            "fifty_moves",
+            "threefold_repetition_next_move",
+            "fifty_moves_next_move",
+        ],
+    ),
+];
+
+/// The name of a mainline's termination; [`INCOMPLETE`] for none.
+///
+/// # Examples
+/// ```
+/// use pgnkit::replay::{Termination, termination_name};
+/// assert_eq!(termination_name(Some(Termination::Stalemate)), "stalemate");
+/// assert_eq!(termination_name(None), "incomplete");
+/// ```
+pub fn termination_name(termination: Option<Termination>) -> &'static str {
+    termination.map_or(INCOMPLETE, Termination::as_str)
+}
+
+/// The place of a mainline's termination in [`NAMES`].
+pub fn termination_index(termination: Option<Termination>) -> usize {
+    let name = termination_name(termination);
+    NAMES
+        .iter()
+        .position(|&n| n == name)
+        .unwrap_or(NAMES.len() - 1)
+}
+
+/// Whether a word of a `status` filter (a name or an alias, lower case)
+/// names a mainline's termination.
+///
+/// # Examples
+/// ```
+/// use pgnkit::replay::{Termination, termination_is};
+/// assert!(termination_is(Some(Termination::SeventyFiveMoves), "fifty"));
+/// assert!(termination_is(Some(Termination::InsufficientMaterial), "insufficient_material"));
+/// assert!(!termination_is(None, "unfinished"));
+/// ```
+pub fn termination_is(termination: Option<Termination>, word: &str) -> bool {
+    let name = termination_name(termination);
+    name == word
+        || ALIASES
+            .iter()
+            .any(|(alias, names)| *alias == word && names.contains(&name))
+}
+
+impl Termination {
+    /// Its name in [`NAMES`] (`checkmate`, `insufficient_material` …).
     pub const fn as_str(self) -> &'static str {
         match self {
             Termination::Checkmate { .. } => "checkmate",
@@ -146,6 +213,34 @@ mod tests {
     use crate::Color::White;
 
     #[test]
+    fn every_name_is_in_the_vocabulary_once() {
+        use crate::Color::Black;
+        let all = [
+            Termination::Checkmate { winner: White },
+            Termination::Checkmate { winner: Black },
+            Termination::Stalemate,
+            Termination::InsufficientMaterial,
+            Termination::FivefoldRepetition,
+            Termination::SeventyFiveMoves,
+            Termination::ThreefoldRepetition,
+            Termination::FiftyMoves,
+            Termination::Unfinished,
+        ];
+        for t in all {
+            assert_eq!(NAMES[termination_index(Some(t))], t.as_str());
+            assert!(termination_is(Some(t), t.as_str()));
+        }
+        assert_eq!(termination_index(None), NAMES.len() - 1);
+        for (i, name) in NAMES.iter().enumerate() {
+            assert!(!NAMES[..i].contains(name), "{name} twice");
+        }
+        for (alias, names) in ALIASES {
+            assert!(!NAMES.contains(alias), "{alias} is a name");
+            assert!(names.iter().all(|n| NAMES.contains(n)), "{alias}");
+        }
+    }
+
+    #[test]
     fn termination_names_round_trip() {
         for (t, name, white) in [
             (Termination::Checkmate { winner: White }, "checkmate", true),
@@ -172,7 +267,7 @@ mod tests {
             Unfinished,
         ];
         let names: Vec<_> = all.iter().map(|t| t.as_str()).collect();
-        assert_eq!(names, Termination::NAMES);
+        assert_eq!(names, NAMES[..NAMES.len() - 1]);
         // (game over, claimable, with the next move, imposes a result)
         let kinds: Vec<_> = all
             .iter()

@@ -36,7 +36,11 @@ struct MoveModel {
 
 fn line_model(line: &Line<'_>) -> LineModel {
     let comments = |cs: &[pgnkit::pgn::Comment<'_>]| -> Vec<(CommentKind, Vec<u8>)> {
-        cs.iter().map(|c| (c.kind, c.text.to_vec())).collect()
+        // The writer writes UTF-8: a comment read as Windows-1252 is the
+        // same comment decoded.
+        cs.iter()
+            .map(|c| (c.kind, pgnkit::encoding::decode(c.text).as_bytes().to_vec()))
+            .collect()
     };
     LineModel {
         moves: line
@@ -57,7 +61,8 @@ fn line_model(line: &Line<'_>) -> LineModel {
 }
 
 /// The model of the first parse, as the export format states it: tags in
-/// export order with the roster filled in, the result always present.
+/// export order with the roster filled in, the result always present, the
+/// text decoded to UTF-8.
 fn exported_model(game: &Game<'_>) -> Model {
     let tag_result = game.tag("Result").and_then(|t| match t.value {
         b"1-0" => Some(Outcome::WhiteWins),
@@ -69,7 +74,10 @@ fn exported_model(game: &Game<'_>) -> Model {
     Model {
         tags: export_tags(game, TagSelection::All)
             .into_iter()
-            .map(|(n, v)| (n.into_owned(), v.into_owned()))
+            .map(|(n, v)| {
+                let value = pgnkit::encoding::decode(&v).as_bytes().to_vec();
+                (n.into_owned(), value)
+            })
             .collect(),
         mainline: line_model(&game.mainline),
         result: game

@@ -1,0 +1,100 @@
+//! PGN output is always UTF-8: the archives of the shared data that are not
+//! UTF-8 (Latin-1 / Windows-1252 tags and comments) come out decoded from
+//! every command that writes PGN of its own, and their diagnostics show the
+//! decoded text; `filter` alone writes the input's bytes as they are.
+
+mod cli_support;
+mod common;
+
+use cli_support::{pgnkit, pgnkit_bytes};
+use pgnkit::encoding::is_utf8;
+
+/// The archives of the corpus and of the broken files that are not UTF-8.
+fn windows_1252_archives() -> Option<Vec<String>> {
+    let files = common::pgn_files(&["corpus", "broken"], false)?;
+    let found: Vec<String> = files
+        .iter()
+        .filter(|p| !is_utf8(&std::fs::read(p).expect("read")))
+        .map(|p| p.display().to_string())
+        .collect();
+    let names = [
+        "odds.pgn",
+        "eco-de-latin1.pgn",
+        "mate_in_2.pgn",
+        "res_gameLatin1.pgn",
+    ];
+    for name in names {
+        assert!(found.iter().any(|f| f.ends_with(name)), "{name}: {found:?}");
+    }
+    Some(found)
+}
+
+#[test]
+fn every_pgn_output_is_utf8() {
+    let Some(files) = windows_1252_archives() else {
+        return;
+    };
+    for file in &files {
+        let input = std::fs::read(file).expect("read");
+        // A U+FFFD in a message must be the input's own (odds.pgn has one,
+        // in UTF-8, among its Windows-1252 lines), never a byte lost.
+        let text: String = input
+            .split(|&b| b == b'\n')
+            .map(|line| pgnkit::encoding::decode(line) + "\n")
+            .collect();
+        let own = |messages: &str| {
+            messages
+                .split_whitespace()
+                .filter(|word| word.contains('\u{fffd}'))
+                .all(|word| text.contains(word.trim_matches(|c: char| "(),:".contains(c))))
+        };
+        for args in [
+            &["convert", "--keep-invalid"][..],
+            &["convert", "--to", "lan"],
+            &["convert", "--to", "figurine", "--keep-invalid"],
+            &["filter", "--normalize", "-e", "true"],
+        ] {
+            let mut args = args.to_vec();
+            args.push(file);
+            let out = pgnkit_bytes(&args);
+            assert!(!out.stdout.is_empty() || out.code != 0, "{args:?}");
+            assert!(is_utf8(&out.stdout), "{args:?}");
+            assert!(own(&out.stderr), "{args:?}: {}", out.stderr);
+        }
+        let out = pgnkit(&["validate", file]);
+        assert!(own(&out.stderr), "{file}: {}", out.stderr);
+        // filter writes the games as they are: the input's bytes.
+        let out = pgnkit_bytes(&["filter", "-e", "true", file]);
+        assert_eq!(out.stdout, input, "{file}");
+    }
+}
+
+/// The decoded text is the text the archive means: the German ECO names of
+/// pychess's Latin-1 file come out as in UTF-8, the same as `tags` shows.
+#[test]
+fn latin1_tags_and_comments_come_out_decoded() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let path = data.join("corpus/pychess/eco-de-latin1.pgn");
+    let path = path.display().to_string();
+    let pgn = pgnkit(&["convert", &path]);
+    let tags = pgnkit(&["tags", "--fields", "Opening,valid", &path]);
+    // One game of the file has an illegal castling: it is not written.
+    assert_eq!(pgn.code, 1, "{}", pgn.stderr);
+    let written: Vec<&str> = pgn
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Opening \"")?.strip_suffix("\"]"))
+        .collect();
+    let shown: Vec<&str> = tags
+        .stdout
+        .lines()
+        .filter_map(|l| l.strip_suffix("\tvalid"))
+        .collect();
+    assert_eq!(written, shown);
+    assert!(
+        written.iter().any(|o| o.contains(['ä', 'ö', 'ü', 'ß'])),
+        "{written:?}"
+    );
+}
