@@ -29,7 +29,8 @@ use super::run::{Writer, execute};
 /// Formats: tsv (tab-separated; tabs and line breaks in values become
 /// spaces; no header unless --header, so rows sort and cut cleanly),
 /// csv (RFC 4180 quoting; header unless --no-header), jsonl (one JSON
-/// object per game, keys in --fields order).
+/// object per game, keys in --fields order, values typed: numbers, valid
+/// as a boolean, player and elo as [white, black], a missing tag null).
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:
