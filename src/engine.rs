@@ -28,7 +28,9 @@
 //! A game over the framer's size bound reaches the per-game function as an
 //! error ([`Item::game`]); an input that cannot be opened, or not read to
 //! its end, is reported to the sink ([`Sink::failed`]) and the run goes on
-//! with the next one.
+//! with the next one. A read error ends only its input, and only after
+//! every game framed before it went through the per-game function and to
+//! the sink: the same games for every number of jobs.
 //!
 //! # Examples
 //! ```
@@ -167,7 +169,21 @@ pub enum Failure<'a> {
         name: &'a str,
         /// What went wrong.
         error: ReadPgnError,
+        /// The last game framed whole before the error: its number and
+        /// first line; `None` if there was none.
+        last_game: Option<(u64, u64)>,
+        /// Bytes of the file (compressed bytes, if it is compressed) read
+        /// when the error came.
+        at: u64,
     },
+}
+
+/// A read error of an input, with what was read before it.
+#[derive(Debug)]
+struct ReadFailure {
+    error: ReadPgnError,
+    last_game: Option<(u64, u64)>,
+    at: u64,
 }
 
 /// Where the results of a run go, in input order, and where it tells of
@@ -275,7 +291,12 @@ where
         match result {
             Ok(()) => {}
             Err(Stop::Enough) => return Ok(()),
-            Err(Stop::Read(error)) => sink.failed(Failure::Read { name: &name, error }),
+            Err(Stop::Read(failure)) => sink.failed(Failure::Read {
+                name: &name,
+                error: failure.error,
+                last_game: failure.last_game,
+                at: failure.at,
+            }),
             Err(Stop::Write(err)) => return Err(EngineError::Write(err)),
             Err(Stop::Pipeline(err)) => return Err(err.into()),
         }
@@ -304,7 +325,7 @@ fn framer(input: Input, map: bool) -> GameFramer<Input> {
 
 /// Why the reading of one input stopped.
 enum Stop {
-    Read(ReadPgnError),
+    Read(ReadFailure),
     Write(io::Error),
     Pipeline(PipelineError),
     /// The sink has all it wants.
@@ -363,13 +384,23 @@ where
     fn one_job(&self, input: Input, map: bool, write: &mut Write<'_, T>) -> Result<(), Stop> {
         let read = input.bytes_read();
         let mut framer = framer(input, map);
+        let mut last_game = None;
         while let Some(raw) = framer.next_game() {
             let mut state = (self.init)();
             let mut out = T::default();
             let raw = match raw {
                 Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err),
-                Err(err) => return Err(Stop::Read(err)),
-                Ok(raw) => Ok(raw),
+                Err(error) => {
+                    return Err(Stop::Read(ReadFailure {
+                        error,
+                        last_game,
+                        at: read.get(),
+                    }));
+                }
+                Ok(raw) => {
+                    last_game = Some((raw.number, raw.first_line));
+                    Ok(raw)
+                }
             };
             let item = Item {
                 name: self.name,
@@ -595,7 +626,9 @@ struct Batches<R> {
     incoming: CommentIndex,
     started: bool,
     done: bool,
-    error: Option<ReadPgnError>,
+    error: Option<ReadFailure>,
+    /// The number and first line of the last game framed.
+    last_game: Option<(u64, u64)>,
     bytes_read: BytesRead,
 }
 
@@ -619,6 +652,7 @@ impl Batches<Input> {
             started: false,
             done: false,
             error: None,
+            last_game: None,
         }
     }
 }
@@ -696,7 +730,7 @@ impl<R: Read> Batches<R> {
 }
 
 impl<R: Read> Iterator for Batches<R> {
-    type Item = Result<Batch, ReadPgnError>;
+    type Item = Result<Batch, ReadFailure>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if let Some(err) = self.error.take() {
@@ -723,6 +757,7 @@ impl<R: Read> Iterator for Batches<R> {
             };
             match next {
                 Some(Ok((info, len))) => {
+                    self.last_game = Some((info.number, info.first_line));
                     self.push(
                         Ok(info),
                         (info.offset, len),
@@ -734,9 +769,13 @@ impl<R: Read> Iterator for Batches<R> {
                 Some(Err(err @ ReadPgnError::GameTooLarge { offset, .. })) => {
                     self.push(Err(err), (offset, 0), &mut text, &mut comments, &mut slots);
                 }
-                Some(Err(err)) => {
+                Some(Err(error)) => {
                     self.complete(None, &mut text, &mut comments, &mut slots);
-                    self.error = Some(err);
+                    self.error = Some(ReadFailure {
+                        error,
+                        last_game: self.last_game,
+                        at: self.bytes_read.get(),
+                    });
                     self.done = true;
                     break;
                 }

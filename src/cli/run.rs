@@ -7,6 +7,8 @@ use std::ops::ControlFlow;
 
 use anyhow::Context as _;
 use pgnkit::engine::{self, EngineError, Failure, Item, Sink};
+use pgnkit::input::InputError;
+use pgnkit::pgn::ReadPgnError;
 
 use super::args::Run;
 use super::progress::{Progress, When};
@@ -122,10 +124,40 @@ impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
     fn failed(&mut self, failure: Failure<'_>) {
         match failure {
             Failure::Open(err) => eprintln!("pgnkit: {err}"),
-            Failure::Read { name, error } => eprintln!("pgnkit: {name}: {error}"),
+            Failure::Read {
+                name,
+                error,
+                last_game,
+                at,
+            } => eprintln!("pgnkit: {}", read_failure(name, &error, last_game, at)),
         }
         self.io_error = true;
     }
+}
+
+/// The message for an input not read to its end: why, where reading
+/// stopped in the file and the last game read whole, e.g. `games.pgn.gz
+/// (gzip): corrupt deflate stream (reading stopped at byte 4096 of the
+/// file, after game 12 on line 160)`.
+fn read_failure(
+    name: &str,
+    error: &ReadPgnError,
+    last_game: Option<(u64, u64)>,
+    at: u64,
+) -> String {
+    let input = match error {
+        ReadPgnError::Io(err) => err.get_ref().and_then(|e| e.downcast_ref::<InputError>()),
+        _ => None,
+    };
+    let reason = match input {
+        Some(input) => input.to_string(),
+        None => format!("{name}: {error}"),
+    };
+    let after = match last_game {
+        Some((number, line)) => format!("after game {number} on line {line}"),
+        None => "before the first game".to_string(),
+    };
+    format!("{reason} (reading stopped at byte {at} of the file, {after})")
 }
 
 /// Runs `game` over every game of `run`'s inputs on the engine, each batch
