@@ -76,7 +76,7 @@ use std::time::Duration;
 use crate::input::{self, BytesRead, Input, Mapped};
 use crate::pgn::{
     Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, RawGame, ReadPgnError, frame_piece,
-    tapered_cuts,
+    next_cut,
 };
 use crate::pipeline::{Pipeline, PipelineError};
 use crate::replay::Replayer;
@@ -86,6 +86,12 @@ use crate::replay::Replayer;
 /// an input leave no core idle for long; large enough that the per-batch
 /// overhead (a task, a channel message, two output writes) is negligible.
 pub const BATCH_BYTES: usize = 512 << 10;
+
+/// The most games in a batch of a stream. Each game of a batch costs
+/// about a hundred bytes beside its text while the batch waits its turn,
+/// so batches of tiny games are cut short: 512 KiB of one-move games are
+/// 58,000 games. Real games (about 1 KiB) fill a batch long before.
+pub const BATCH_GAMES: usize = 1 << 13;
 
 /// How long a worker waits for the pieces before its own to be settled
 /// ([`Chain::turn`]). They were handed out before its own and are framed
@@ -100,6 +106,14 @@ pub const PATIENCE: Duration = Duration::from_millis(100);
 /// worker finished up to 4 ms after the other (1.3 ms on average over six
 /// runs); with pieces down to an eighth, within 0.2 ms.
 const TAPER: usize = 8;
+
+/// The most lines a piece of a mapped file holds. A piece's games wait
+/// in memory, framed, for the pieces before it, at about a hundred bytes
+/// each beside the text: on an archive of one-move games (9 bytes each)
+/// pieces of 2 MiB held twenty times their size. Games have a line at
+/// least, so this bounds the games per piece; real archives (pgnmentor:
+/// 38 bytes a line) have pieces of their usual size.
+const PIECE_LINES: usize = 1 << 15;
 
 /// How a run reads its inputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -471,7 +485,7 @@ where
             .max(2 * pipeline.jobs())
             .min(pipeline.in_flight());
         let pipeline = pipeline.with_in_flight(in_flight);
-        let pieces = tapered_cuts(map.bytes(), size, size / TAPER, pipeline.jobs())
+        let pieces = bounded_cuts(map.bytes(), size, size / TAPER, pipeline.jobs())
             .enumerate()
             .map(|(index, piece)| Ok((index as u64, piece)));
         pipeline.run(
@@ -503,6 +517,64 @@ where
             },
         )
     }
+}
+
+/// The pieces of a mapped file: [`tapered_cuts`](crate::pgn::tapered_cuts)
+/// of at most [`PIECE_LINES`] lines each, and cut within a piece's length
+/// (`size`) after their end. Where no likely game start ([`next_cut`]) is
+/// that close, a piece ends at the next line that is not blank: a guess
+/// that [`Chain`] checks like any other. So neither text without tag
+/// lines nor a run of tiny games makes a piece that holds the whole
+/// file.
+fn bounded_cuts(
+    bytes: &[u8],
+    size: usize,
+    min: usize,
+    parts: usize,
+) -> impl Iterator<Item = Range<usize>> + '_ {
+    let size = size.max(1);
+    let min = min.clamp(1, size);
+    let share = 2 * parts.max(1);
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= bytes.len() && !(start == 0 && bytes.is_empty()) {
+            return None;
+        }
+        let left = bytes.len() - start;
+        let mut want = start + (left / share).clamp(min, size).min(left);
+        if let Some(i) = memchr::memchr2_iter(b'\n', b'\r', &bytes[start..want]).nth(PIECE_LINES) {
+            want = start + i + 1;
+        }
+        let limit = want.saturating_add(size).min(bytes.len());
+        let mut end = next_cut(&bytes[..limit], want);
+        if end == limit {
+            end = next_line(bytes, want);
+        }
+        let piece = start..end;
+        start = end.max(start + 1);
+        Some(piece)
+    })
+}
+
+/// The start of the first line after a line end at or after `from - 1`
+/// that is not blank; the length of `bytes` when there is none.
+fn next_line(bytes: &[u8], from: usize) -> usize {
+    let at = from.saturating_sub(1);
+    let Some(i) = bytes
+        .get(at..)
+        .and_then(|rest| memchr::memchr2(b'\n', b'\r', rest))
+    else {
+        return bytes.len();
+    };
+    let mut end = at + i + 1;
+    while let Some(b'\n' | b'\r' | b' ' | b'\t') = bytes.get(end) {
+        end += 1;
+    }
+    if end >= bytes.len() {
+        return bytes.len();
+    }
+    // Back to the start of the line that is not blank.
+    memchr::memrchr2(b'\n', b'\r', &bytes[..end]).map_or(0, |i| i + 1)
 }
 
 /// A game of a batch: where it came from (or why it was skipped), its
@@ -742,7 +814,7 @@ impl<R: Read> Iterator for Batches<R> {
         let mut text = self.free.take(self.limit);
         let mut comments = CommentIndex::new();
         let mut slots = Vec::new();
-        while text.len() < self.limit {
+        while text.len() < self.limit && slots.len() < BATCH_GAMES {
             let start = text.len();
             let next = if self.log.is_some() {
                 // The game's text comes with its record, from the log.
@@ -921,6 +993,40 @@ impl Drop for PooledReplayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cuts_are_bounded_without_tag_lines_and_in_lines() {
+        let size = 64 << 10;
+        for (text, at_tag) in [
+            (b"1. e4 *\n\n".repeat(100_000), false),
+            (b"\n1. e4 e5\n  2. Nf3 *\n\n".repeat(30_000), false),
+            (b"[E \"x\"]\n\n1. e4 *\n\n".repeat(100_000), true),
+        ] {
+            let pieces: Vec<_> = bounded_cuts(&text, size, size / TAPER, 2).collect();
+            assert!(pieces.len() > 10, "{} pieces", pieces.len());
+            assert_eq!(pieces.first().map(|p| p.start), Some(0));
+            assert_eq!(pieces.last().map(|p| p.end), Some(text.len()));
+            assert!(pieces.windows(2).all(|w| w[0].end == w[1].start));
+            for piece in &pieces[1..] {
+                let line = &text[piece.start..];
+                assert!(matches!(text[piece.start - 1], b'\n' | b'\r'));
+                if at_tag {
+                    assert!(line.starts_with(b"["), "{piece:?}");
+                } else {
+                    assert!(!matches!(line[0], b'\n' | b'\r'), "{piece:?}");
+                }
+                assert!(piece.len() <= 2 * size, "{piece:?}");
+                let lines = memchr::memchr2_iter(b'\n', b'\r', &text[piece.clone()]).count();
+                assert!(lines <= PIECE_LINES + 8, "{lines} lines");
+            }
+        }
+        assert_eq!(bounded_cuts(b"", 10, 1, 2).collect::<Vec<_>>(), vec![0..0]);
+        let one_line = vec![b'x'; 1000];
+        assert_eq!(
+            bounded_cuts(&one_line, 10, 1, 2).collect::<Vec<_>>(),
+            vec![0..1000]
+        );
+    }
 
     #[test]
     fn pieces_are_a_sixteenth_of_a_workers_share_within_bounds() {
