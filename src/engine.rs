@@ -93,6 +93,16 @@ pub const BATCH_BYTES: usize = 512 << 10;
 /// 58,000 games. Real games (about 1 KiB) fill a batch long before.
 pub const BATCH_GAMES: usize = 1 << 13;
 
+/// How far into an input a tag or a move must show ([`NotPgn`]).
+pub const NOT_PGN_BYTES: u64 = 64 << 20;
+
+/// The error that ends an input with neither a tag nor a move in its first
+/// [`NOT_PGN_BYTES`] (`/dev/zero`, an image, a database file): reading it
+/// to its end would find no game, or never end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("not PGN: no tag and no move in the first {} MiB", NOT_PGN_BYTES >> 20)]
+pub struct NotPgn;
+
 /// How long a worker waits for the pieces before its own to be settled
 /// ([`Chain::turn`]). They were handed out before its own and are framed
 /// in about the time its own took, so the wait is short; if they take
@@ -275,6 +285,22 @@ where
                 continue;
             }
         };
+        if let Some(bytes) = input.mapped_bytes()
+            && !looks_like_pgn(
+                bytes.get(..NOT_PGN_BYTES as usize).unwrap_or(bytes),
+                bytes.len(),
+            )
+        {
+            sink.begin(input.total_len());
+            sink.end();
+            sink.failed(Failure::Read {
+                name: &name,
+                error: ReadPgnError::Io(io::Error::new(io::ErrorKind::InvalidData, NotPgn)),
+                last_game: None,
+                at: NOT_PGN_BYTES,
+            });
+            continue;
+        }
         sink.begin(input.total_len());
         let work = Work {
             name: &name,
@@ -327,13 +353,107 @@ fn display_name(path: &Path) -> String {
     }
 }
 
-/// A framer over `input`: in place over its mapped file, if it has one and
-/// `map` allows.
-fn framer(input: Input, map: bool) -> GameFramer<Input> {
-    if map {
-        GameFramer::for_input(input)
-    } else {
-        GameFramer::new(input)
+/// Whether `prefix`, the first bytes of an input of `len` bytes, shows a
+/// tag (`[`, a name, spaces and a quoted value on one line) or a move
+/// number and a move (`1. e4`, `12...Nf6`, `3.O-O`) at the start of a
+/// line or after a space; an input shorter than [`NOT_PGN_BYTES`] passes
+/// whatever it holds. Random bytes show neither in 64 MiB but by a rare
+/// chance (about one in fifty).
+fn looks_like_pgn(prefix: &[u8], len: usize) -> bool {
+    (len as u64) < NOT_PGN_BYTES || shows_pgn(prefix, true)
+}
+
+/// Whether `bytes` holds a tag or a numbered move (see [`looks_like_pgn`]).
+/// `at_start`: whether `bytes` begins the input (else a move number at
+/// its start may be the end of a longer word).
+fn shows_pgn(bytes: &[u8], at_start: bool) -> bool {
+    let name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    memchr::memchr2_iter(b'[', b'.', bytes).any(|i| {
+        let rest = &bytes[i + 1..];
+        if bytes[i] == b'[' {
+            let n = rest.iter().take_while(|b| name(b)).count();
+            let spaces = rest[n..].iter().take_while(|b| **b == b' ').count();
+            let Some(value) = rest[n + spaces..].strip_prefix(b"\"") else {
+                return false;
+            };
+            let value = &value[..value.len().min(256)];
+            let line = value.iter().position(|b| matches!(b, b'\n' | b'\r'));
+            let closed = memchr::memmem::find(value, b"\"]");
+            return n >= 2
+                && rest[0].is_ascii_alphabetic()
+                && spaces > 0
+                && closed.is_some_and(|at| line.is_none_or(|end| at < end));
+        }
+        let digits = bytes[..i]
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let before = i.checked_sub(digits + 1).map(|j| bytes[j]);
+        let spaced = match before {
+            None => at_start,
+            Some(b) => matches!(b, b' ' | b'\n' | b'\r' | b'\t'),
+        };
+        if digits == 0 || !spaced {
+            return false;
+        }
+        let dots = rest.iter().take_while(|b| **b == b'.').count();
+        let rest = &rest[dots..];
+        let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+        matches!(
+            rest,
+            [b'a'..=b'h', b'1'..=b'8' | b'x', ..]
+                | [
+                    b'N' | b'B' | b'R' | b'Q' | b'K',
+                    b'a'..=b'h' | b'1'..=b'8' | b'x',
+                    ..,
+                ]
+                | [b'O' | b'0', b'-', b'O' | b'0', ..]
+        )
+    })
+}
+
+/// A reader that fails with [`NotPgn`] when its first [`NOT_PGN_BYTES`]
+/// show neither a tag nor a move ([`shows_pgn`]).
+struct Sniffed<R> {
+    inner: R,
+    /// Bytes read so far, until PGN shows.
+    read: u64,
+    shown: bool,
+    /// The end of what was read, for a tag or a move cut by a read.
+    tail: Vec<u8>,
+}
+
+impl<R> Sniffed<R> {
+    fn new(inner: R) -> Sniffed<R> {
+        Sniffed {
+            inner,
+            read: 0,
+            shown: false,
+            tail: Vec::new(),
+        }
+    }
+}
+
+impl<R: Read> Read for Sniffed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.shown {
+            return self.inner.read(buf);
+        }
+        if self.read >= NOT_PGN_BYTES {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn));
+        }
+        // Up to the limit exactly, so that the error comes after the same
+        // text however the input is read.
+        let room = usize::try_from(NOT_PGN_BYTES - self.read).unwrap_or(usize::MAX);
+        let len = buf.len().min(room);
+        let n = self.inner.read(&mut buf[..len])?;
+        self.tail.extend_from_slice(&buf[..n]);
+        self.shown = n == 0 || shows_pgn(&self.tail, self.read == 0);
+        let keep = self.tail.len().saturating_sub(32);
+        self.tail.drain(..keep);
+        self.read += n as u64;
+        Ok(n)
     }
 }
 
@@ -397,7 +517,21 @@ where
     /// into.
     fn one_job(&self, input: Input, map: bool, write: &mut Write<'_, T>) -> Result<(), Stop> {
         let read = input.bytes_read();
-        let mut framer = framer(input, map);
+        if map && input.mapped_bytes().is_some() {
+            // Checked before ([`looks_like_pgn`]).
+            self.framed_one_job(GameFramer::for_input(input), read, write)
+        } else {
+            self.framed_one_job(GameFramer::new(Sniffed::new(input)), read, write)
+        }
+    }
+
+    /// The loop of [`one_job`](Self::one_job) over its framer.
+    fn framed_one_job<R: Read>(
+        &self,
+        mut framer: GameFramer<R>,
+        read: BytesRead,
+        write: &mut Write<'_, T>,
+    ) -> Result<(), Stop> {
         let mut last_game = None;
         while let Some(raw) = framer.next_game() {
             let mut state = (self.init)();
@@ -704,15 +838,15 @@ struct Batches<R> {
     bytes_read: BytesRead,
 }
 
-impl Batches<Input> {
-    fn new(input: Input, options: &Options, free: FreeTexts) -> Batches<Input> {
+impl Batches<Sniffed<Input>> {
+    fn new(input: Input, options: &Options, free: FreeTexts) -> Batches<Sniffed<Input>> {
         let log = options
             .records
             .then(|| Arc::new(Mutex::new(Log::default())));
         Batches {
             bytes_read: input.bytes_read(),
             framer: GameFramer::new(Tee {
-                inner: input,
+                inner: Sniffed::new(input),
                 log: log.clone(),
             }),
             limit: options.batch_bytes.max(1),
@@ -1026,6 +1160,38 @@ mod tests {
             bounded_cuts(&one_line, 10, 1, 2).collect::<Vec<_>>(),
             vec![0..1000]
         );
+    }
+
+    #[test]
+    fn pgn_shows_by_a_tag_or_a_numbered_move() {
+        let cases: &[(&[u8], bool)] = &[
+            (b"[Event \"x\"]", true),
+            (b"\n\n[Site  \"a b\"]\n", true),
+            (b"1. e4 e5", true),
+            (b"1.e4", true),
+            (b"xx 12... Nf6", true),
+            (b"\n3. O-O", true),
+            (b"1.Bxc4", true),
+            (b"[E \"x\"]", false),
+            (b"[Event\"x\"]", false),
+            (b"[Event \"x\n\"]", false),
+            (b"[Event \"unclosed", false),
+            (b"a1. e4", false),
+            (b"1. z4", false),
+            (b"1.", false),
+            (b"[", false),
+            (&[0; 64], false),
+        ];
+        for &(bytes, shown) in cases {
+            assert_eq!(
+                shows_pgn(bytes, true),
+                shown,
+                "{:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        assert!(!shows_pgn(b"1. e4", false));
+        assert!(looks_like_pgn(&[0; 100], 100));
     }
 
     #[test]

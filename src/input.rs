@@ -572,6 +572,14 @@ impl Input {
         self.bytes_read.clone()
     }
 
+    /// The bytes of the file mapped into memory, if [`open`] mapped it.
+    pub fn mapped_bytes(&self) -> Option<&[u8]> {
+        match &self.decoder {
+            Decoder::Mapped(map, _) => Some(map.bytes()),
+            _ => None,
+        }
+    }
+
     /// The file mapped into memory, if [`open`] mapped it and nothing has
     /// been read from this input yet; the input then reads as empty.
     pub fn take_mapped(&mut self) -> Option<Mapped> {

@@ -184,3 +184,38 @@ fn a_read_error_keeps_the_games_before_it_for_every_jobs() {
         assert_eq!(both, games + 30_000, "{}", case.name);
     }
 }
+
+/// An input with neither a tag nor a move in its first 64 MiB (here zeros,
+/// as `/dev/zero` gives) is not read on forever: it is "not PGN", named,
+/// for every `--jobs`, read as a stream or mapped.
+#[test]
+fn no_pgn_in_a_large_prefix_is_not_pgn() {
+    let zeros = vec![0u8; (64 << 20) + 4096];
+    let expected = "pgnkit: <stdin>: not PGN: no tag and no move in the first 64 MiB \
+                    (reading stopped at byte 67108864 of the file, before the first game)";
+    let mut first = None;
+    for jobs in ["1", "2"] {
+        let out = cli_support::pgnkit_in(&["validate", "--jobs", jobs], &zeros);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(out.stderr.contains(expected), "{}", out.stderr);
+        assert_eq!(*first.get_or_insert(out.stderr.clone()), out.stderr);
+    }
+    // A sparse file of zeros: mapped, checked before any game is framed.
+    let path = temp_file("read-errors", "zeros.pgn", b"");
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .and_then(|f| f.set_len(zeros.len() as u64))
+        .expect("sparse file");
+    let out = same_for_every_jobs(&["validate"], &[&path]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "pgnkit: {}: not PGN: no tag and no move in the first 64 MiB",
+            path.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(summary(&out.stderr)[0], 0);
+}

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use anyhow::Context as _;
-use pgnkit::engine::{self, EngineError, Failure, Item, Sink};
+use pgnkit::engine::{self, EngineError, Failure, Item, NotPgn, Sink};
 use pgnkit::input::InputError;
 use pgnkit::pgn::ReadPgnError;
 
@@ -145,13 +145,17 @@ fn read_failure(
     last_game: Option<(u64, u64)>,
     at: u64,
 ) -> String {
-    let input = match error {
-        ReadPgnError::Io(err) => err.get_ref().and_then(|e| e.downcast_ref::<InputError>()),
+    let inner = match error {
+        ReadPgnError::Io(err) => err.get_ref(),
         _ => None,
     };
-    let reason = match input {
-        Some(input) => input.to_string(),
-        None => format!("{name}: {error}"),
+    let reason = match inner {
+        Some(inner) if inner.is::<InputError>() || inner.is::<NotPgn>() => inner.to_string(),
+        _ => format!("{name}: {error}"),
+    };
+    let reason = match inner.is_some_and(|e| e.is::<NotPgn>()) {
+        true => format!("{name}: {reason}"),
+        false => reason,
     };
     let after = match last_game {
         Some((number, line)) => format!("after game {number} on line {line}"),
