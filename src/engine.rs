@@ -28,7 +28,9 @@
 //! A game over the framer's size bound reaches the per-game function as an
 //! error ([`Item::game`]); an input that cannot be opened, or not read to
 //! its end, is reported to the sink ([`Sink::failed`]) and the run goes on
-//! with the next one.
+//! with the next one. A read error ends only its input, and only after
+//! every game framed before it went through the per-game function and to
+//! the sink: the same games for every number of jobs.
 //!
 //! # Examples
 //! ```
@@ -74,7 +76,7 @@ use std::time::Duration;
 use crate::input::{self, BytesRead, Input, Mapped};
 use crate::pgn::{
     Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, RawGame, ReadPgnError, frame_piece,
-    tapered_cuts,
+    next_cut,
 };
 use crate::pipeline::{Pipeline, PipelineError};
 use crate::replay::Replayer;
@@ -84,6 +86,22 @@ use crate::replay::Replayer;
 /// an input leave no core idle for long; large enough that the per-batch
 /// overhead (a task, a channel message, two output writes) is negligible.
 pub const BATCH_BYTES: usize = 512 << 10;
+
+/// The most games in a batch of a stream. Each game of a batch costs
+/// about a hundred bytes beside its text while the batch waits its turn,
+/// so batches of tiny games are cut short: 512 KiB of one-move games are
+/// 58,000 games. Real games (about 1 KiB) fill a batch long before.
+pub const BATCH_GAMES: usize = 1 << 13;
+
+/// How far into an input a tag or a move must show ([`NotPgn`]).
+pub const NOT_PGN_BYTES: u64 = 64 << 20;
+
+/// The error that ends an input with neither a tag nor a move in its first
+/// [`NOT_PGN_BYTES`] (`/dev/zero`, an image, a database file): reading it
+/// to its end would find no game, or never end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("not PGN: no tag and no move in the first {} MiB", NOT_PGN_BYTES >> 20)]
+pub struct NotPgn;
 
 /// How long a worker waits for the pieces before its own to be settled
 /// ([`Chain::turn`]). They were handed out before its own and are framed
@@ -98,6 +116,14 @@ pub const PATIENCE: Duration = Duration::from_millis(100);
 /// worker finished up to 4 ms after the other (1.3 ms on average over six
 /// runs); with pieces down to an eighth, within 0.2 ms.
 const TAPER: usize = 8;
+
+/// The most lines a piece of a mapped file holds. A piece's games wait
+/// in memory, framed, for the pieces before it, at about a hundred bytes
+/// each beside the text: on an archive of one-move games (9 bytes each)
+/// pieces of 2 MiB held twenty times their size. Games have a line at
+/// least, so this bounds the games per piece; real archives (pgnmentor:
+/// 38 bytes a line) have pieces of their usual size.
+const PIECE_LINES: usize = 1 << 15;
 
 /// How a run reads its inputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,7 +193,21 @@ pub enum Failure<'a> {
         name: &'a str,
         /// What went wrong.
         error: ReadPgnError,
+        /// The last game framed whole before the error: its number and
+        /// first line; `None` if there was none.
+        last_game: Option<(u64, u64)>,
+        /// Bytes of the file (compressed bytes, if it is compressed) read
+        /// when the error came.
+        at: u64,
     },
+}
+
+/// A read error of an input, with what was read before it.
+#[derive(Debug)]
+struct ReadFailure {
+    error: ReadPgnError,
+    last_game: Option<(u64, u64)>,
+    at: u64,
 }
 
 /// Where the results of a run go, in input order, and where it tells of
@@ -245,6 +285,22 @@ where
                 continue;
             }
         };
+        if let Some(bytes) = input.mapped_bytes()
+            && !looks_like_pgn(
+                bytes.get(..NOT_PGN_BYTES as usize).unwrap_or(bytes),
+                bytes.len(),
+            )
+        {
+            sink.begin(&name, input.total_len());
+            sink.end();
+            sink.failed(Failure::Read {
+                name: &name,
+                error: ReadPgnError::Io(io::Error::new(io::ErrorKind::InvalidData, NotPgn)),
+                last_game: None,
+                at: NOT_PGN_BYTES,
+            });
+            continue;
+        }
         sink.begin(&name, input.total_len());
         let work = Work {
             name: &name,
@@ -275,7 +331,12 @@ where
         match result {
             Ok(()) => {}
             Err(Stop::Enough) => return Ok(()),
-            Err(Stop::Read(error)) => sink.failed(Failure::Read { name: &name, error }),
+            Err(Stop::Read(failure)) => sink.failed(Failure::Read {
+                name: &name,
+                error: failure.error,
+                last_game: failure.last_game,
+                at: failure.at,
+            }),
             Err(Stop::Write(err)) => return Err(EngineError::Write(err)),
             Err(Stop::Pipeline(err)) => return Err(err.into()),
         }
@@ -292,19 +353,113 @@ fn display_name(path: &Path) -> String {
     }
 }
 
-/// A framer over `input`: in place over its mapped file, if it has one and
-/// `map` allows.
-fn framer(input: Input, map: bool) -> GameFramer<Input> {
-    if map {
-        GameFramer::for_input(input)
-    } else {
-        GameFramer::new(input)
+/// Whether `prefix`, the first bytes of an input of `len` bytes, shows a
+/// tag (`[`, a name, spaces and a quoted value on one line) or a move
+/// number and a move (`1. e4`, `12...Nf6`, `3.O-O`) at the start of a
+/// line or after a space; an input shorter than [`NOT_PGN_BYTES`] passes
+/// whatever it holds. Random bytes show neither in 64 MiB but by a rare
+/// chance (about one in fifty).
+fn looks_like_pgn(prefix: &[u8], len: usize) -> bool {
+    (len as u64) < NOT_PGN_BYTES || shows_pgn(prefix, true)
+}
+
+/// Whether `bytes` holds a tag or a numbered move (see [`looks_like_pgn`]).
+/// `at_start`: whether `bytes` begins the input (else a move number at
+/// its start may be the end of a longer word).
+fn shows_pgn(bytes: &[u8], at_start: bool) -> bool {
+    let name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    memchr::memchr2_iter(b'[', b'.', bytes).any(|i| {
+        let rest = &bytes[i + 1..];
+        if bytes[i] == b'[' {
+            let n = rest.iter().take_while(|b| name(b)).count();
+            let spaces = rest[n..].iter().take_while(|b| **b == b' ').count();
+            let Some(value) = rest[n + spaces..].strip_prefix(b"\"") else {
+                return false;
+            };
+            let value = &value[..value.len().min(256)];
+            let line = value.iter().position(|b| matches!(b, b'\n' | b'\r'));
+            let closed = memchr::memmem::find(value, b"\"]");
+            return n >= 2
+                && rest[0].is_ascii_alphabetic()
+                && spaces > 0
+                && closed.is_some_and(|at| line.is_none_or(|end| at < end));
+        }
+        let digits = bytes[..i]
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let before = i.checked_sub(digits + 1).map(|j| bytes[j]);
+        let spaced = match before {
+            None => at_start,
+            Some(b) => matches!(b, b' ' | b'\n' | b'\r' | b'\t'),
+        };
+        if digits == 0 || !spaced {
+            return false;
+        }
+        let dots = rest.iter().take_while(|b| **b == b'.').count();
+        let rest = &rest[dots..];
+        let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+        matches!(
+            rest,
+            [b'a'..=b'h', b'1'..=b'8' | b'x', ..]
+                | [
+                    b'N' | b'B' | b'R' | b'Q' | b'K',
+                    b'a'..=b'h' | b'1'..=b'8' | b'x',
+                    ..,
+                ]
+                | [b'O' | b'0', b'-', b'O' | b'0', ..]
+        )
+    })
+}
+
+/// A reader that fails with [`NotPgn`] when its first [`NOT_PGN_BYTES`]
+/// show neither a tag nor a move ([`shows_pgn`]).
+struct Sniffed<R> {
+    inner: R,
+    /// Bytes read so far, until PGN shows.
+    read: u64,
+    shown: bool,
+    /// The end of what was read, for a tag or a move cut by a read.
+    tail: Vec<u8>,
+}
+
+impl<R> Sniffed<R> {
+    fn new(inner: R) -> Sniffed<R> {
+        Sniffed {
+            inner,
+            read: 0,
+            shown: false,
+            tail: Vec::new(),
+        }
+    }
+}
+
+impl<R: Read> Read for Sniffed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.shown {
+            return self.inner.read(buf);
+        }
+        if self.read >= NOT_PGN_BYTES {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn));
+        }
+        // Up to the limit exactly, so that the error comes after the same
+        // text however the input is read.
+        let room = usize::try_from(NOT_PGN_BYTES - self.read).unwrap_or(usize::MAX);
+        let len = buf.len().min(room);
+        let n = self.inner.read(&mut buf[..len])?;
+        self.tail.extend_from_slice(&buf[..n]);
+        self.shown = n == 0 || shows_pgn(&self.tail, self.read == 0);
+        let keep = self.tail.len().saturating_sub(32);
+        self.tail.drain(..keep);
+        self.read += n as u64;
+        Ok(n)
     }
 }
 
 /// Why the reading of one input stopped.
 enum Stop {
-    Read(ReadPgnError),
+    Read(ReadFailure),
     Write(io::Error),
     Pipeline(PipelineError),
     /// The sink has all it wants.
@@ -362,14 +517,38 @@ where
     /// into.
     fn one_job(&self, input: Input, map: bool, write: &mut Write<'_, T>) -> Result<(), Stop> {
         let read = input.bytes_read();
-        let mut framer = framer(input, map);
+        if map && input.mapped_bytes().is_some() {
+            // Checked before ([`looks_like_pgn`]).
+            self.framed_one_job(GameFramer::for_input(input), read, write)
+        } else {
+            self.framed_one_job(GameFramer::new(Sniffed::new(input)), read, write)
+        }
+    }
+
+    /// The loop of [`one_job`](Self::one_job) over its framer.
+    fn framed_one_job<R: Read>(
+        &self,
+        mut framer: GameFramer<R>,
+        read: BytesRead,
+        write: &mut Write<'_, T>,
+    ) -> Result<(), Stop> {
+        let mut last_game = None;
         while let Some(raw) = framer.next_game() {
             let mut state = (self.init)();
             let mut out = T::default();
             let raw = match raw {
                 Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err),
-                Err(err) => return Err(Stop::Read(err)),
-                Ok(raw) => Ok(raw),
+                Err(error) => {
+                    return Err(Stop::Read(ReadFailure {
+                        error,
+                        last_game,
+                        at: read.get(),
+                    }));
+                }
+                Ok(raw) => {
+                    last_game = Some((raw.number, raw.first_line));
+                    Ok(raw)
+                }
             };
             let item = Item {
                 name: self.name,
@@ -440,7 +619,7 @@ where
             .max(2 * pipeline.jobs())
             .min(pipeline.in_flight());
         let pipeline = pipeline.with_in_flight(in_flight);
-        let pieces = tapered_cuts(map.bytes(), size, size / TAPER, pipeline.jobs())
+        let pieces = bounded_cuts(map.bytes(), size, size / TAPER, pipeline.jobs())
             .enumerate()
             .map(|(index, piece)| Ok((index as u64, piece)));
         pipeline.run(
@@ -472,6 +651,64 @@ where
             },
         )
     }
+}
+
+/// The pieces of a mapped file: [`tapered_cuts`](crate::pgn::tapered_cuts)
+/// of at most [`PIECE_LINES`] lines each, and cut within a piece's length
+/// (`size`) after their end. Where no likely game start ([`next_cut`]) is
+/// that close, a piece ends at the next line that is not blank: a guess
+/// that [`Chain`] checks like any other. So neither text without tag
+/// lines nor a run of tiny games makes a piece that holds the whole
+/// file.
+fn bounded_cuts(
+    bytes: &[u8],
+    size: usize,
+    min: usize,
+    parts: usize,
+) -> impl Iterator<Item = Range<usize>> + '_ {
+    let size = size.max(1);
+    let min = min.clamp(1, size);
+    let share = 2 * parts.max(1);
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= bytes.len() && !(start == 0 && bytes.is_empty()) {
+            return None;
+        }
+        let left = bytes.len() - start;
+        let mut want = start + (left / share).clamp(min, size).min(left);
+        if let Some(i) = memchr::memchr2_iter(b'\n', b'\r', &bytes[start..want]).nth(PIECE_LINES) {
+            want = start + i + 1;
+        }
+        let limit = want.saturating_add(size).min(bytes.len());
+        let mut end = next_cut(&bytes[..limit], want);
+        if end == limit {
+            end = next_line(bytes, want);
+        }
+        let piece = start..end;
+        start = end.max(start + 1);
+        Some(piece)
+    })
+}
+
+/// The start of the first line after a line end at or after `from - 1`
+/// that is not blank; the length of `bytes` when there is none.
+fn next_line(bytes: &[u8], from: usize) -> usize {
+    let at = from.saturating_sub(1);
+    let Some(i) = bytes
+        .get(at..)
+        .and_then(|rest| memchr::memchr2(b'\n', b'\r', rest))
+    else {
+        return bytes.len();
+    };
+    let mut end = at + i + 1;
+    while let Some(b'\n' | b'\r' | b' ' | b'\t') = bytes.get(end) {
+        end += 1;
+    }
+    if end >= bytes.len() {
+        return bytes.len();
+    }
+    // Back to the start of the line that is not blank.
+    memchr::memrchr2(b'\n', b'\r', &bytes[..end]).map_or(0, |i| i + 1)
 }
 
 /// A game of a batch: where it came from (or why it was skipped), its
@@ -595,19 +832,21 @@ struct Batches<R> {
     incoming: CommentIndex,
     started: bool,
     done: bool,
-    error: Option<ReadPgnError>,
+    error: Option<ReadFailure>,
+    /// The number and first line of the last game framed.
+    last_game: Option<(u64, u64)>,
     bytes_read: BytesRead,
 }
 
-impl Batches<Input> {
-    fn new(input: Input, options: &Options, free: FreeTexts) -> Batches<Input> {
+impl Batches<Sniffed<Input>> {
+    fn new(input: Input, options: &Options, free: FreeTexts) -> Batches<Sniffed<Input>> {
         let log = options
             .records
             .then(|| Arc::new(Mutex::new(Log::default())));
         Batches {
             bytes_read: input.bytes_read(),
             framer: GameFramer::new(Tee {
-                inner: input,
+                inner: Sniffed::new(input),
                 log: log.clone(),
             }),
             limit: options.batch_bytes.max(1),
@@ -619,6 +858,7 @@ impl Batches<Input> {
             started: false,
             done: false,
             error: None,
+            last_game: None,
         }
     }
 }
@@ -696,7 +936,7 @@ impl<R: Read> Batches<R> {
 }
 
 impl<R: Read> Iterator for Batches<R> {
-    type Item = Result<Batch, ReadPgnError>;
+    type Item = Result<Batch, ReadFailure>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if let Some(err) = self.error.take() {
@@ -708,7 +948,7 @@ impl<R: Read> Iterator for Batches<R> {
         let mut text = self.free.take(self.limit);
         let mut comments = CommentIndex::new();
         let mut slots = Vec::new();
-        while text.len() < self.limit {
+        while text.len() < self.limit && slots.len() < BATCH_GAMES {
             let start = text.len();
             let next = if self.log.is_some() {
                 // The game's text comes with its record, from the log.
@@ -723,6 +963,7 @@ impl<R: Read> Iterator for Batches<R> {
             };
             match next {
                 Some(Ok((info, len))) => {
+                    self.last_game = Some((info.number, info.first_line));
                     self.push(
                         Ok(info),
                         (info.offset, len),
@@ -734,9 +975,13 @@ impl<R: Read> Iterator for Batches<R> {
                 Some(Err(err @ ReadPgnError::GameTooLarge { offset, .. })) => {
                     self.push(Err(err), (offset, 0), &mut text, &mut comments, &mut slots);
                 }
-                Some(Err(err)) => {
+                Some(Err(error)) => {
                     self.complete(None, &mut text, &mut comments, &mut slots);
-                    self.error = Some(err);
+                    self.error = Some(ReadFailure {
+                        error,
+                        last_game: self.last_game,
+                        at: self.bytes_read.get(),
+                    });
                     self.done = true;
                     break;
                 }
@@ -882,6 +1127,72 @@ impl Drop for PooledReplayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cuts_are_bounded_without_tag_lines_and_in_lines() {
+        let size = 64 << 10;
+        for (text, at_tag) in [
+            (b"1. e4 *\n\n".repeat(100_000), false),
+            (b"\n1. e4 e5\n  2. Nf3 *\n\n".repeat(30_000), false),
+            (b"[E \"x\"]\n\n1. e4 *\n\n".repeat(100_000), true),
+        ] {
+            let pieces: Vec<_> = bounded_cuts(&text, size, size / TAPER, 2).collect();
+            assert!(pieces.len() > 10, "{} pieces", pieces.len());
+            assert_eq!(pieces.first().map(|p| p.start), Some(0));
+            assert_eq!(pieces.last().map(|p| p.end), Some(text.len()));
+            assert!(pieces.windows(2).all(|w| w[0].end == w[1].start));
+            for piece in &pieces[1..] {
+                let line = &text[piece.start..];
+                assert!(matches!(text[piece.start - 1], b'\n' | b'\r'));
+                if at_tag {
+                    assert!(line.starts_with(b"["), "{piece:?}");
+                } else {
+                    assert!(!matches!(line[0], b'\n' | b'\r'), "{piece:?}");
+                }
+                assert!(piece.len() <= 2 * size, "{piece:?}");
+                let lines = memchr::memchr2_iter(b'\n', b'\r', &text[piece.clone()]).count();
+                assert!(lines <= PIECE_LINES + 8, "{lines} lines");
+            }
+        }
+        assert_eq!(bounded_cuts(b"", 10, 1, 2).collect::<Vec<_>>(), vec![0..0]);
+        let one_line = vec![b'x'; 1000];
+        assert_eq!(
+            bounded_cuts(&one_line, 10, 1, 2).collect::<Vec<_>>(),
+            vec![0..1000]
+        );
+    }
+
+    #[test]
+    fn pgn_shows_by_a_tag_or_a_numbered_move() {
+        let cases: &[(&[u8], bool)] = &[
+            (b"[Event \"x\"]", true),
+            (b"\n\n[Site  \"a b\"]\n", true),
+            (b"1. e4 e5", true),
+            (b"1.e4", true),
+            (b"xx 12... Nf6", true),
+            (b"\n3. O-O", true),
+            (b"1.Bxc4", true),
+            (b"[E \"x\"]", false),
+            (b"[Event\"x\"]", false),
+            (b"[Event \"x\n\"]", false),
+            (b"[Event \"unclosed", false),
+            (b"a1. e4", false),
+            (b"1. z4", false),
+            (b"1.", false),
+            (b"[", false),
+            (&[0; 64], false),
+        ];
+        for &(bytes, shown) in cases {
+            assert_eq!(
+                shows_pgn(bytes, true),
+                shown,
+                "{:?}",
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        assert!(!shows_pgn(b"1. e4", false));
+        assert!(looks_like_pgn(&[0; 100], 100));
+    }
 
     #[test]
     fn pieces_are_a_sixteenth_of_a_workers_share_within_bounds() {

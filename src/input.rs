@@ -37,13 +37,12 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use bzip2::read::MultiBzDecoder;
-use flate2::read::MultiGzDecoder;
 
 use self::utf16::Utf16Reader;
 
@@ -213,7 +212,7 @@ enum Decoder {
     Mapped(Mapped, usize),
     Plain(Source),
     Zstd(zstd::stream::read::Decoder<'static, io::BufReader<Source>>),
-    Gzip(MultiGzDecoder<Source>),
+    Gzip(Members),
     Bzip2(MultiBzDecoder<Source>),
 }
 
@@ -233,6 +232,54 @@ impl Read for Decoder {
             Decoder::Gzip(r) => r.read(buf),
             Decoder::Bzip2(r) => r.read(buf),
         }
+    }
+}
+
+/// The gzip members of a stream, one after another. What follows the
+/// last member must be another member or nothing: other bytes (trailing
+/// garbage) are an [`io::ErrorKind::InvalidData`] error that gives their
+/// offset, after the members before them were read.
+struct Members {
+    /// The member being read; `None` once the stream ended.
+    member: Option<flate2::bufread::GzDecoder<io::BufReader<Source>>>,
+    /// The raw bytes read from the file, for the offset of trailing bytes.
+    count: BytesRead,
+}
+
+impl Members {
+    fn new(source: Source, count: BytesRead) -> Members {
+        Members {
+            member: Some(flate2::bufread::GzDecoder::new(io::BufReader::new(source))),
+            count,
+        }
+    }
+}
+
+impl Read for Members {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while let Some(member) = &mut self.member {
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            let Some(member) = self.member.take() else {
+                break;
+            };
+            let mut rest = member.into_inner();
+            let next = rest.fill_buf()?;
+            if next.is_empty() {
+                return Ok(0);
+            }
+            if !next.starts_with(&[0x1F, 0x8B][..next.len().min(2)]) {
+                let at = self.count.get() - next.len() as u64;
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("trailing garbage from byte {at} on: not a gzip member"),
+                ));
+            }
+            self.member = Some(flate2::bufread::GzDecoder::new(rest));
+        }
+        Ok(0)
     }
 }
 
@@ -488,7 +535,7 @@ impl Input {
                 decoder.window_log_max(ZSTD_WINDOW_LOG_MAX).map_err(wrap)?;
                 Decoder::Zstd(decoder)
             }
-            Compression::Gzip => Decoder::Gzip(MultiGzDecoder::new(source)),
+            Compression::Gzip => Decoder::Gzip(Members::new(source, bytes_read.clone())),
             Compression::Bzip2 => Decoder::Bzip2(MultiBzDecoder::new(source)),
         };
         Ok(Input {
@@ -523,6 +570,14 @@ impl Input {
     /// thread; it keeps counting while this input is read.
     pub fn bytes_read(&self) -> BytesRead {
         self.bytes_read.clone()
+    }
+
+    /// The bytes of the file mapped into memory, if [`open`] mapped it.
+    pub fn mapped_bytes(&self) -> Option<&[u8]> {
+        match &self.decoder {
+            Decoder::Mapped(map, _) => Some(map.bytes()),
+            _ => None,
+        }
     }
 
     /// The file mapped into memory, if [`open`] mapped it and nothing has
@@ -693,6 +748,33 @@ mod tests {
                     err.to_string()
                         .starts_with(&format!("test.pgn ({compression}): ")),
                     "{err}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn gzip_trailing_garbage_is_an_error_after_the_members() {
+        let members = [
+            compress(Compression::Gzip, TEXT),
+            compress(Compression::Gzip, TEXT),
+        ]
+        .concat();
+        for garbage in [&b"garbage"[..], b"\0", b"\x1F\x8Bxx"] {
+            let bytes = [&members[..], garbage].concat();
+            let mut input = Input::from_reader("t.pgn.gz", io::Cursor::new(bytes), None).unwrap();
+            let mut out = Vec::new();
+            let err = input.read_to_end(&mut out).expect_err("garbage");
+            assert_eq!(out, [TEXT, TEXT].concat(), "{garbage:?}");
+            // A gzip header cut short is a truncated member.
+            if garbage[0] != 0x1F {
+                assert_eq!(err.kind(), io::ErrorKind::InvalidData, "{garbage:?}");
+                assert_eq!(
+                    err.to_string(),
+                    format!(
+                        "t.pgn.gz (gzip): trailing garbage from byte {} on: not a gzip member",
+                        members.len()
+                    )
                 );
             }
         }

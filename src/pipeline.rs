@@ -83,12 +83,15 @@ impl Pipeline {
     /// Runs `work` on every item of `source` and passes the results to
     /// `sink` in the order of the items.
     ///
-    /// Stops at the first error of `source` or `sink`; items already handed
-    /// to workers are finished and dropped.
+    /// An error of `source` ends the reading, not the run: the items before
+    /// it are finished and passed to `sink` in order, and then the error is
+    /// returned, whatever the number of workers. An error of `sink` stops
+    /// the run at once; items already handed to workers are finished and
+    /// dropped.
     ///
     /// # Errors
-    /// The first error of `source` or `sink`, or a [`PipelineError`]
-    /// converted into `E`.
+    /// The first error of `source` (after the items before it went to
+    /// `sink`) or of `sink`, or a [`PipelineError`] converted into `E`.
     ///
     /// # Examples
     /// ```
@@ -148,11 +151,17 @@ impl Pipeline {
                 let mut waiting: BTreeMap<u64, O> = BTreeMap::new();
                 let (mut next_read, mut next_write, mut in_flight) = (0u64, 0u64, 0usize);
                 let mut exhausted = false;
+                // An error of the source, returned once the items before
+                // it are written.
+                let mut failed = None;
                 loop {
                     while !exhausted && in_flight < in_flight_max {
                         match source.next() {
-                            Some(item) => {
-                                let item = item?;
+                            Some(Err(err)) => {
+                                failed = Some(err);
+                                exhausted = true;
+                            }
+                            Some(Ok(item)) => {
                                 let done_tx = done_tx.clone();
                                 let seq = next_read;
                                 // First in, first out: the items before an
@@ -171,7 +180,7 @@ impl Pipeline {
                         }
                     }
                     if in_flight == 0 {
-                        return Ok(());
+                        return failed.map_or(Ok(()), Err);
                     }
                     let (seq, out) = loop {
                         match done_rx.try_recv() {
@@ -292,10 +301,10 @@ mod tests {
                 E::Pipeline
             }
         }
-        for jobs in [1, 2] {
+        for (jobs, in_flight) in [(1, 1), (2, 1), (2, 8), (4, 3)] {
             let mut seen = Vec::new();
             let items = (0..10).map(|i| if i == 5 { Err(E::Source) } else { Ok(i) });
-            let result = Pipeline::new(jobs).with_in_flight(1).run(
+            let result = Pipeline::new(jobs).with_in_flight(in_flight).run(
                 items,
                 |i| i,
                 |o| {

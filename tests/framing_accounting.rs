@@ -45,3 +45,54 @@ fn every_corpus_game_is_accounted_for() {
         files.len()
     );
 }
+
+/// The counts of validate's summary: games, valid, with errors,
+/// unsupported.
+fn summary(stderr: &str) -> [u64; 4] {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("pgnkit validate: ") && l.contains(" games: "))
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    [numbers[0], numbers[1], numbers[3], numbers[4]]
+}
+
+/// `validate` over every file of the shared data (the corpus and broken
+/// files in one run, each big archive in its own): games = valid + with
+/// errors + unsupported, and one job and two give the same output, read
+/// errors included.
+#[test]
+fn validate_accounts_for_every_game_at_every_jobs() {
+    let Some(files) = common::pgn_files(&["corpus", "broken"], true) else {
+        return;
+    };
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let small: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    let mut runs = vec![small];
+    for name in ["pgnmentor-12-players.pgn.zst", "tcec-seasons-01-14.pgn.zst"] {
+        runs.push(vec![data.join("big").join(name).display().to_string()]);
+    }
+    for paths in runs {
+        let run = |jobs: &str| {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+                .args(["validate", "--jobs", jobs])
+                .args(&paths)
+                .output()
+                .expect("run pgnkit");
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            (out.status.code(), out.stdout, stderr)
+        };
+        let one = run("1");
+        let two = run("2");
+        assert!(one == two, "{paths:?}: --jobs 1 and 2 differ");
+        let [games, valid, errors, unsupported] = summary(&one.2);
+        assert!(games > 0, "{paths:?}");
+        assert_eq!(games, valid + errors + unsupported, "{paths:?}");
+        eprintln!("{games} games in {} files accounted for", paths.len());
+    }
+}

@@ -165,6 +165,12 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             };
             let source = raw.bytes;
             seen.clear();
+            let columns = tag_columns(source, &args.with);
+            // --all writes each position as it comes, remembering where its
+            // line starts and where its move ends: the lines from the
+            // first untrusted position on are cut off after the replay.
+            let mut all = String::new();
+            let mut lines_at: Vec<(usize, usize)> = Vec::new();
             let mut target: Option<u32> = match which {
                 Which::Ply(n) => Some(n),
                 _ => None,
@@ -185,9 +191,22 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                     let wanted = (spec.number - 1) * 2 + u32::from(spec.black) + 1;
                     target = wanted.checked_sub(start);
                 }
+                if let Which::All = which {
+                    // The start position's "move" ends where the first
+                    // move is written, known after the replay.
+                    let end = if p.ply == 0 { usize::MAX } else { p.span.end };
+                    lines_at.push((all.len(), end));
+                    push_line(
+                        &mut all,
+                        Some((raw.number, p.ply)),
+                        &show(p.position),
+                        &columns,
+                    );
+                    return;
+                }
                 let keep = match which {
-                    Which::All | Which::FromEnd(_) => true,
-                    Which::Final => false,
+                    Which::FromEnd(_) => true,
+                    Which::All | Which::Final => false,
                     Which::Ply(_) | Which::Move(_) => target == Some(p.ply),
                 };
                 if keep {
@@ -221,7 +240,6 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 first_error.is_none_or(|at| end <= at)
             };
             let mut lines = String::new();
-            let columns = tag_columns(source, &args.with);
             let mut printed = false;
             let mut short = false;
             match which {
@@ -234,9 +252,24 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                     }
                 }
                 Which::All => {
-                    for s in seen.iter().filter(|s| trusted(s)) {
-                        push_line(&mut lines, Some((raw.number, s.ply)), &s.fen, &columns);
-                        printed = true;
+                    // Positions come in order, their moves' ends increasing
+                    // (the start position's "move" is the first move): the
+                    // trusted ones are the first lines.
+                    let trusted_lines = lines_at
+                        .iter()
+                        .position(|&(_, end)| {
+                            let end = if end == usize::MAX { first_move } else { end };
+                            first_error.is_some_and(|at| end > at)
+                        })
+                        .unwrap_or(lines_at.len());
+                    if let Some(&(cut, _)) = lines_at.get(trusted_lines) {
+                        all.truncate(cut);
+                    }
+                    printed = trusted_lines > 0;
+                    if done.stdout.is_empty() {
+                        done.stdout = std::mem::take(&mut all).into_bytes();
+                    } else {
+                        done.stdout.extend_from_slice(all.as_bytes());
                     }
                 }
                 Which::FromEnd(back) => {

@@ -6,7 +6,9 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use anyhow::Context as _;
-use pgnkit::engine::{self, EngineError, Failure, Item, Sink};
+use pgnkit::engine::{self, EngineError, Failure, Item, NotPgn, Sink};
+use pgnkit::input::InputError;
+use pgnkit::pgn::ReadPgnError;
 
 use super::args::Run;
 use super::progress::{Progress, When};
@@ -122,10 +124,44 @@ impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
     fn failed(&mut self, failure: Failure<'_>) {
         match failure {
             Failure::Open(err) => eprintln!("pgnkit: {err}"),
-            Failure::Read { name, error } => eprintln!("pgnkit: {name}: {error}"),
+            Failure::Read {
+                name,
+                error,
+                last_game,
+                at,
+            } => eprintln!("pgnkit: {}", read_failure(name, &error, last_game, at)),
         }
         self.io_error = true;
     }
+}
+
+/// The message for an input not read to its end: why, where reading
+/// stopped in the file and the last game read whole, e.g. `games.pgn.gz
+/// (gzip): corrupt deflate stream (reading stopped at byte 4096 of the
+/// file, after game 12 on line 160)`.
+fn read_failure(
+    name: &str,
+    error: &ReadPgnError,
+    last_game: Option<(u64, u64)>,
+    at: u64,
+) -> String {
+    let inner = match error {
+        ReadPgnError::Io(err) => err.get_ref(),
+        _ => None,
+    };
+    let reason = match inner {
+        Some(inner) if inner.is::<InputError>() || inner.is::<NotPgn>() => inner.to_string(),
+        _ => format!("{name}: {error}"),
+    };
+    let reason = match inner.is_some_and(|e| e.is::<NotPgn>()) {
+        true => format!("{name}: {reason}"),
+        false => reason,
+    };
+    let after = match last_game {
+        Some((number, line)) => format!("after game {number} on line {line}"),
+        None => "before the first game".to_string(),
+    };
+    format!("{reason} (reading stopped at byte {at} of the file, {after})")
 }
 
 /// Runs `game` over every game of `run`'s inputs on the engine, each batch
