@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use std::io::IsTerminal as _;
+
 use clap::{Args, ValueEnum};
 use pgnkit::LetterPolicy;
 use pgnkit::engine::{self, Options};
@@ -201,5 +203,46 @@ impl Run {
     pub fn records(mut self) -> Run {
         self.options.records = true;
         self
+    }
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the environment variable NO_COLOR is set.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour a stream that is (or is not) a terminal.
+    pub fn colour(self, terminal: bool) -> bool {
+        match self {
+            ColorChoice::Auto => {
+                terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+        }
+    }
+}
+
+/// When to colour diagnostics and summaries (`--color`).
+#[derive(Debug, Args)]
+pub struct Colour {
+    /// Colour diagnostics and summaries: auto (when standard error is a
+    /// terminal and NO_COLOR is not set), always, never.
+    #[arg(long, value_enum, default_value_t)]
+    pub color: ColorChoice,
+}
+
+impl Colour {
+    /// Whether what goes to standard error is coloured.
+    pub fn stderr(&self) -> bool {
+        self.color.colour(std::io::stderr().is_terminal())
     }
 }

@@ -12,7 +12,7 @@ use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
 use pgnkit::{EpMode, Move, Position, Square};
 
 use super::Exit;
-use super::args::{Letters, OutputFile};
+use super::args::{ColorChoice, Letters, OutputFile};
 use super::open_input;
 use super::output::Output;
 
@@ -73,31 +73,6 @@ enum Format {
     Text,
     /// An SVG image.
     Svg,
-}
-
-/// When to colour output.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    /// On a terminal, unless the environment variable NO_COLOR is set.
-    #[default]
-    Auto,
-    /// Always.
-    Always,
-    /// Never.
-    Never,
-}
-
-impl ColorChoice {
-    /// Whether to colour a stream that is (or is not) a terminal.
-    pub fn colour(self, terminal: bool) -> bool {
-        match self {
-            ColorChoice::Auto => {
-                terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            }
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-        }
-    }
 }
 
 /// Which mainline position a game is drawn at.

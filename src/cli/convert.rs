@@ -14,7 +14,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
 
 use super::Exit;
-use super::args::{Inputs, Jobs, OutputFile, Run, ShowProgress};
+use super::args::{Colour, Inputs, Jobs, OutputFile, Run, ShowProgress};
 use super::json;
 use super::output::Output;
 use super::report::{Context, Done, game_of, write_errors};
@@ -92,6 +92,8 @@ pub struct ConvertArgs {
     progress: ShowProgress,
     #[command(flatten)]
     output: OutputFile,
+    #[command(flatten)]
+    color: Colour,
 }
 
 /// The output notation (`--to`).
@@ -158,6 +160,7 @@ impl From {
 
 /// Runs `pgnkit convert`.
 pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
+    let colour = args.color.stderr();
     let style = match args.to {
         To::San => Style::SAN,
         To::Lan => Style::LAN,
@@ -198,7 +201,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     let game = |(replayer, converter): &mut (PooledReplayer, Converter),
                 item: &Item<'_>,
                 done: &mut Done| {
-        let ctx = Context::text(item.name);
+        let ctx = Context::text(item.name, colour);
         let Some(raw) = game_of(&ctx, item, done) else {
             return;
         };

@@ -10,7 +10,7 @@ use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{EpMode, Status, encoding};
 
 use super::Exit;
-use super::args::{Inputs, Jobs, Letters, OutputFile, Run, ShowProgress};
+use super::args::{Colour, Inputs, Jobs, Letters, OutputFile, Run, ShowProgress};
 use super::output::Output;
 use super::report::{Context, Done, count, game_of, write_errors};
 use super::run::{Writer, execute};
@@ -76,6 +76,8 @@ pub struct FenArgs {
     lang: Letters,
     #[command(flatten)]
     output: OutputFile,
+    #[command(flatten)]
+    color: Colour,
 }
 
 /// The en-passant field (`--ep`).
@@ -132,6 +134,7 @@ struct Seen {
 
 /// Runs `pgnkit fen`.
 pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
+    let colour = args.color.stderr();
     let mode = match args.ep {
         Ep::Always => EpMode::Always,
         Ep::Legal => EpMode::Legal,
@@ -159,7 +162,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
     let game =
         |(replayer, seen): &mut (PooledReplayer, Vec<Seen>), item: &Item<'_>, done: &mut Done| {
-            let ctx = Context::text(item.name);
+            let ctx = Context::text(item.name, colour);
             let Some(raw) = game_of(&ctx, item, done) else {
                 return;
             };

@@ -13,6 +13,8 @@ use pgnkit::pgn::{
 };
 use pgnkit::replay::{Diagnostic, Replay, Severity, TERMINATION_NAMES, termination_index};
 
+use anstyle::{AnsiColor, Style};
+
 use super::args::Format;
 
 /// What the per-game work made of a batch of games.
@@ -98,16 +100,45 @@ pub struct Context<'a> {
     pub format: Format,
     /// Warnings are errors.
     pub strict: bool,
+    /// Text diagnostics are coloured (a terminal).
+    pub colour: bool,
 }
 
 impl<'a> Context<'a> {
-    /// Diagnostics of the input `path` as text, warnings as warnings.
-    pub fn text(path: &'a str) -> Context<'a> {
+    /// Diagnostics of the input `path` as text, warnings as warnings,
+    /// coloured if `colour`.
+    pub fn text(path: &'a str, colour: bool) -> Context<'a> {
         Context {
             path,
             format: Format::Text,
             strict: false,
+            colour,
         }
+    }
+
+    /// The start of a text diagnostic: `path:line:column: severity:`, the
+    /// place in bold and the severity in its colour when coloured.
+    fn head(&self, line: u64, column: u64, severity: Severity) -> String {
+        let place = format!("{}:{line}:{column}:", self.path);
+        let colour = match severity {
+            Severity::Error => AnsiColor::Red,
+            Severity::Warning => AnsiColor::Yellow,
+            Severity::Note => AnsiColor::Cyan,
+        };
+        format!(
+            "{} {}:",
+            paint(self.colour, Style::new().bold(), &place),
+            paint(self.colour, colour.on_default().bold(), severity)
+        )
+    }
+}
+
+/// `text` in `style` when `on`, else as it is.
+pub fn paint(on: bool, style: Style, text: impl std::fmt::Display) -> String {
+    if on {
+        format!("{}{text}{}", style.render(), style.render_reset())
+    } else {
+        text.to_string()
     }
 }
 
@@ -146,8 +177,8 @@ pub fn too_large<X>(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done<X>) {
         Format::Text => {
             let _ = writeln!(
                 done.stderr,
-                "{}:{line}:1: error: game {number}: {message}",
-                ctx.path
+                "{} game {number}: {message}",
+                ctx.head(line, 1, Severity::Error)
             );
         }
         Format::Json => {
@@ -211,14 +242,14 @@ pub fn write_diagnostic<X>(
     match ctx.format {
         Format::Text => {
             let mut s = format!(
-                "{}:{line}:{column}: {severity}: game {} ({} - {})",
-                ctx.path,
+                "{} game {} ({} - {})",
+                ctx.head(line, column, severity),
                 raw.number,
                 tag_text(source, replay.white),
                 tag_text(source, replay.black),
             );
             if let Some(ply) = &ply {
-                let _ = write!(s, ", {ply}");
+                let _ = write!(s, ", {}", paint(ctx.colour, Style::new().bold(), ply));
             }
             if d.in_variation {
                 s.push_str(" (in a variation)");
@@ -276,8 +307,8 @@ pub fn write_syntax_error<X>(
         Format::Text => {
             let _ = writeln!(
                 done.stderr,
-                "{}:{line}:{column}: {severity}: game {} ({white} - {black}): {}",
-                ctx.path,
+                "{} game {} ({white} - {black}): {}",
+                ctx.head(line, column, severity),
                 raw.number,
                 error.kind.message(error.span.slice(source))
             );
@@ -355,9 +386,8 @@ pub fn write_omitted<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, d
         Format::Text => {
             let _ = writeln!(
                 done.stderr,
-                "{}:{}:1: note: game {} ({} - {}): {message}",
-                ctx.path,
-                raw.first_line,
+                "{} game {} ({} - {}): {message}",
+                ctx.head(raw.first_line, 1, Severity::Note),
                 raw.number,
                 tag_text(source, replay.white),
                 tag_text(source, replay.black),

@@ -2,16 +2,17 @@
 
 use std::io::Write;
 
+use anstyle::AnsiColor;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::pgn::{LineIndex, ParsePgnError, SyntaxChecker};
 use pgnkit::replay::{ReplayOptions, Severity, TERMINATION_NAMES};
 
 use super::Exit;
-use super::args::{Format, Inputs, Jobs, Letters, Run, ShowProgress};
+use super::args::{Colour, Format, Inputs, Jobs, Letters, Run, ShowProgress};
 use super::output::Output;
 use super::report::{
-    Context, Done, Stats, count, game_of, shown, write_diagnostic, write_omitted,
+    Context, Done, Stats, count, game_of, paint, shown, write_diagnostic, write_omitted,
     write_syntax_error,
 };
 use super::run::{Writer, execute};
@@ -62,6 +63,8 @@ pub struct ValidateArgs {
     /// without move numbers or positions; no warnings.
     #[arg(long, conflicts_with_all = ["strict", "lang"])]
     syntax_only: bool,
+    #[command(flatten)]
+    color: Colour,
 }
 
 /// Runs `pgnkit validate`.
@@ -69,6 +72,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
     if args.syntax_only {
         return run_syntax_only(args);
     }
+    let colour = args.color.stderr();
     // Warnings cost lint work on every move: skip it when none are shown.
     let warnings = !args.quiet || args.strict;
     let options = ReplayOptions {
@@ -80,6 +84,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
             path: item.name,
             format: args.format,
             strict: args.strict,
+            colour,
         };
         let Some(raw) = game_of(&ctx, item, done) else {
             return;
@@ -105,18 +110,22 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         }
         done.stats.count(&replay, errored, warned);
     };
-    validate(args, PooledReplayer::take, game, summary)
+    validate(args, PooledReplayer::take, game, |stats| {
+        summary(stats, colour)
+    })
 }
 
 /// `validate --syntax-only`: every game through the syntax checker, no
 /// replay.
 fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
+    let colour = args.color.stderr();
     let game =
         |(checker, errors): &mut (SyntaxChecker, Vec<_>), item: &Item<'_>, done: &mut Done| {
             let ctx = Context {
                 path: item.name,
                 format: args.format,
                 strict: false,
+                colour,
             };
             let Some(raw) = game_of(&ctx, item, done) else {
                 return;
@@ -142,11 +151,16 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
         };
     let init = || (SyntaxChecker::default(), Vec::new());
     validate(args, init, game, |stats| {
+        let errors = format!("{} with syntax errors", stats.errors);
         eprintln!(
-            "pgnkit validate: {}: {} well-formed, {} with syntax errors (syntax only: moves not replayed)",
+            "pgnkit validate: {}: {} well-formed, {} (syntax only: moves not replayed)",
             count(stats.games, "game", "games"),
             stats.valid,
-            stats.errors
+            paint(
+                colour && stats.errors > 0,
+                AnsiColor::Red.on_default().bold(),
+                errors
+            ),
         );
     })
 }
@@ -181,15 +195,29 @@ where
     })
 }
 
-fn summary(stats: &Stats) {
+/// The summary: counts of games, and of terminations on the board. When
+/// coloured, games with errors are red and games with warnings yellow
+/// (when there are any).
+fn summary(stats: &Stats, colour: bool) {
     let mut err = std::io::stderr().lock();
+    let shade = |n: u64, colour_of_some: AnsiColor, text: String| {
+        paint(colour && n > 0, colour_of_some.on_default().bold(), text)
+    };
     let _ = writeln!(
         err,
-        "pgnkit validate: {}: {} valid ({} with warnings), {} with errors, {} unsupported (skipped)",
+        "pgnkit validate: {}: {} valid ({}), {}, {} unsupported (skipped)",
         count(stats.games, "game", "games"),
         stats.valid,
-        stats.warnings,
-        stats.errors,
+        shade(
+            stats.warnings,
+            AnsiColor::Yellow,
+            format!("{} with warnings", stats.warnings)
+        ),
+        shade(
+            stats.errors,
+            AnsiColor::Red,
+            format!("{} with errors", stats.errors)
+        ),
         stats.unsupported
     );
     let parts: Vec<String> = TERMINATION_NAMES
