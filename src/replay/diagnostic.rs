@@ -131,6 +131,14 @@ pub enum DiagnosticKind {
         /// Plies in the mainline.
         plies: u32,
     },
+    /// A tag name a second time in one tag section (the first value is
+    /// the one used); reported at the second.
+    DuplicateTag {
+        /// The tag name.
+        name: String,
+        /// The line of the first one.
+        first_line: u64,
+    },
 }
 
 impl DiagnosticKind {
@@ -138,7 +146,7 @@ impl DiagnosticKind {
     /// `illegal`, `ambiguous`, `null-in-check`, `null-move`, `bad-fen`,
     /// `setup-without-fen`, `unsupported-variant`, `lint`, `move-number`,
     /// `result-mismatch`, `missing-result`, `result-contradicts`,
-    /// `unknown-result`, `moves-after-end`, `plycount`).
+    /// `unknown-result`, `moves-after-end`, `plycount`, `duplicate-tag`).
     pub const fn name(&self) -> &'static str {
         match self {
             DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_)) => "bad-move",
@@ -160,6 +168,7 @@ impl DiagnosticKind {
             DiagnosticKind::UnknownResultOnFinishedBoard(_) => "unknown-result",
             DiagnosticKind::MovesAfterGameOver(_) => "moves-after-end",
             DiagnosticKind::PlyCountMismatch { .. } => "plycount",
+            DiagnosticKind::DuplicateTag { .. } => "duplicate-tag",
         }
     }
 
@@ -242,6 +251,12 @@ impl fmt::Display for DiagnosticKind {
             }
             DiagnosticKind::PlyCountMismatch { tag, plies } => {
                 write!(f, "PlyCount tag says {tag} plies, the mainline has {plies}")
+            }
+            DiagnosticKind::DuplicateTag { name, first_line } => {
+                write!(
+                    f,
+                    "tag \"{name}\" again (first on line {first_line}); the first value is used"
+                )
             }
         }
     }
