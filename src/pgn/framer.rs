@@ -169,7 +169,8 @@ impl GameFramer<Input> {
 impl GameFramer<io::Empty> {
     /// A framer over one piece of a mapped file, for framing the pieces of
     /// one file on several threads at once. It starts at `start`, which
-    /// must be the first byte of a line, as between games; it frames every
+    /// must be the first byte of a line or the first after its indentation
+    /// (where another piece stopped), as between games; it frames every
     /// game that starts before `stop` (the last one may end past it) and
     /// stops where the next game would start ([`stopped_at`]).
     ///
@@ -194,6 +195,13 @@ impl GameFramer<io::Empty> {
         let mut framer = GameFramer::new(io::empty());
         framer.filled = map.bytes().len();
         framer.pos = start.min(framer.filled);
+        // A piece may start after the indentation of its line (where the
+        // piece before it stopped), which decides how `%` is read.
+        let before = &map.bytes()[..framer.pos];
+        let indented = before[indent_start(before)..]
+            .iter()
+            .any(|&b| matches!(b, b' ' | b'\t' | 0x0b | 0x0c));
+        framer.mode = Mode::LineStart { indented };
         framer.buf = Buffer::Mapped(map);
         framer.stop = stop;
         framer.number = number;
@@ -1076,6 +1084,18 @@ fn count_lines(bytes: &[u8], complete: bool) -> (u64, bool) {
         }
     }
     (lines, pending)
+}
+
+/// Length of `bytes` without the indentation that ends it (spaces, tabs,
+/// form feeds, vertical tabs, byte-order marks).
+fn indent_start(mut bytes: &[u8]) -> usize {
+    loop {
+        match bytes {
+            [rest @ .., b' ' | b'\t' | 0x0b | 0x0c] => bytes = rest,
+            [rest @ .., 0xEF, 0xBB, 0xBF] => bytes = rest,
+            _ => return bytes.len(),
+        }
+    }
 }
 
 /// Length of `bytes` without trailing white space (the line ends and
