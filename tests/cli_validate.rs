@@ -280,7 +280,9 @@ fn syntax_only_reports_the_syntax_diagnostics_of_validate() {
 fn syntax_only_text_output_and_summary() {
     let path = temp_file(
         "syntax.pgn",
-        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 Zz9 (3. d4 *\n\n1. e4 *\n",
+        // The `*` in the unclosed variation is not the game's marker: the
+        // game ends at the next tag line.
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 Zz9 (3. d4 *\n\n[White \"C\"]\n1. e4 *\n",
     );
     let out = pgnkit(&["validate", "--syntax-only", path.to_str().unwrap()]);
     let name = path.to_str().unwrap();

@@ -19,7 +19,8 @@ use pgnkit::pgn::{Chain, GameFramer, RawGame, ReadPgnError, cuts, frame_piece};
 
 /// Games in every line-end style, with the framing traps: tag lines inside
 /// multi-line comments, a `{` in a `;` comment and in a tag value, escape
-/// lines, a game without tags, and a game too large for a 64 KiB bound.
+/// lines, a game without tags, a game too large for a 64 KiB bound, and
+/// the boundary traps of the import format (see below).
 fn archive() -> Vec<u8> {
     let mut text = b"\xEF\xBB\xBF".to_vec();
     let mut n = 0;
@@ -44,6 +45,17 @@ fn archive() -> Vec<u8> {
             ),
         };
         text.extend_from_slice(game.as_bytes());
+        // The boundary traps: tag sections without movetext (the second
+        // repeats the first's names), blank lines and `%` lines inside
+        // movetext with line ends converted twice, a blank line inside a
+        // tag section, byte-order marks, form feeds and vertical tabs.
+        let boundary: &[u8] = match n % 7 {
+            1 => b"[Event \"round\"]\n[White \"a\"]\n\n[Event \"round\"]\n[White \"b\"]\n\n",
+            2 => b"[Event \"c\"]\r\r\n\r\r\n1. e4 {a}\r\r\n\r\r\n% x\r\r\n\r\r\ne5 (1... c5\r\r\n\r\r\n*) 2. Nf3 1-0\r\r\n\r\r\n",
+            3 => b"\xEF\xBB\xBF[Event \"b\"]\x0b\n\n\x0c[White \"f\"]\n\n1. d4 {f}\x0c\n\n\xEF\xBB\xBF d5 *\n\x0c\n",
+            _ => b"",
+        };
+        text.extend_from_slice(boundary);
     }
     text
 }
@@ -95,8 +107,12 @@ fn mapped_files_frame_like_read_ones() {
     let refused = mapped.iter().filter(|g| g.is_err()).count();
     assert_eq!(refused, 1, "the one oversized game");
     assert!(
-        mapped.iter().flatten().all(|g| g.4 > 0),
-        "every game has indexed comments"
+        mapped
+            .iter()
+            .flatten()
+            .filter(|g| g.3.contains(&b'}'))
+            .all(|g| g.4 > 0),
+        "every game with a comment has indexed comments"
     );
 }
 
@@ -107,8 +123,78 @@ fn mapped_files_frame_like_read_ones() {
 /// pieces) make wrong cuts, which must be framed again or dropped.
 #[test]
 fn pieces_frame_like_one_framer() {
-    let text = archive();
-    let path = cli_support::temp_file("mapped-pieces", "archive.pgn", &text);
+    for (size, reframed, dropped) in frame_in_pieces("mapped-pieces", &archive(), &PIECE_SIZES) {
+        if (997..=4096).contains(&size) {
+            assert!(
+                reframed > 0 && dropped > 0,
+                "pieces of {size}: {reframed} framed again, {dropped} dropped"
+            );
+        }
+    }
+}
+
+/// As [`pieces_frame_like_one_framer`], on random soups of the bytes and
+/// lines that decide game boundaries: tag sections with and without
+/// movetext, blank lines inside movetext and tag sections, markers in
+/// comments and variations, byte-order marks, form feeds, `\r\r\n`.
+#[test]
+fn soup_pieces_frame_like_one_framer() {
+    const PARTS: &[&[u8]] = &[
+        b"[Event \"x\"]\n",
+        b"[Site \"y\"]\n",
+        b"[Event \"x\"]",
+        b"\n",
+        b"\n\n",
+        b"\r\n",
+        b"\r\r\n",
+        b"\r",
+        b"1. e4 ",
+        b"e5 ",
+        b"1-0",
+        b"0-1 ",
+        b"*",
+        b"1/2-1/2\n",
+        b"{",
+        b"}",
+        b"{c * 1-0}",
+        b"(",
+        b")",
+        b"; x\n",
+        b"% y\n",
+        b"\xEF\xBB\xBF",
+        b"\x0c",
+        b"\x0b",
+        b" ",
+    ];
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut text = Vec::new();
+    while (text.len() as u64) < MAP_MIN_BYTES + (MAP_MIN_BYTES >> 3) {
+        // A run of parts, and now and then a game whose marker ends it.
+        for _ in 0..next() % 40 {
+            text.extend_from_slice(PARTS[next() as usize % PARTS.len()]);
+        }
+        if next() % 3 == 0 {
+            text.extend_from_slice(b" *\n\n[Event \"z\"]\n");
+        }
+    }
+    let sizes = frame_in_pieces("mapped-soup", &text, &[100, 997, 4096, 65_536]);
+    let reframed: usize = sizes.iter().map(|s| s.1).sum();
+    assert!(reframed > 0, "the soup makes wrong cuts: {sizes:?}");
+}
+
+const PIECE_SIZES: [usize; 7] = [1, 100, 997, 4096, 65_536, 1 << 20, 64 << 20];
+
+/// Frames `text` (written to a file of the test `test`) in pieces of each
+/// of `sizes` and as a whole: the same games. Gives, for each size, how
+/// many pieces were framed again and how many dropped.
+fn frame_in_pieces(test: &str, text: &[u8], sizes: &[usize]) -> Vec<(usize, usize, usize)> {
+    let path = cli_support::temp_file(test, "archive.pgn", text);
     let whole = frame(GameFramer::for_input(input::open(&path).expect("open")));
     let map = Arc::new(
         input::open(&path)
@@ -116,7 +202,8 @@ fn pieces_frame_like_one_framer() {
             .take_mapped()
             .expect("mapped"),
     );
-    for size in [1, 100, 997, 4096, 65_536, 1 << 20, 64 << 20] {
+    let mut counts = Vec::new();
+    for &size in sizes {
         let chain = Chain::new();
         let (mut games, mut reframed, mut dropped, mut pieces) = (Vec::new(), 0, 0, 0);
         for (index, piece) in cuts(map.bytes(), size).enumerate() {
@@ -136,18 +223,16 @@ fn pieces_frame_like_one_framer() {
                 })));
             }
         }
-        assert_eq!(games.len(), whole.len(), "pieces of {size}");
         for (a, b) in games.iter().zip(&whole) {
-            assert!(a == b, "pieces of {size}: {a:?}\nwhole {b:?}");
+            assert!(a == b, "{test}: pieces of {size}: {a:?}\nwhole {b:?}");
         }
-        eprintln!("pieces of {size}: {pieces} pieces, {reframed} framed again, {dropped} dropped");
-        if (997..=4096).contains(&size) {
-            assert!(
-                reframed > 0 && dropped > 0,
-                "pieces of {size}: {pieces} pieces, {reframed} framed again, {dropped} dropped"
-            );
-        }
+        assert_eq!(games.len(), whole.len(), "{test}: pieces of {size}");
+        eprintln!(
+            "{test}: pieces of {size}: {pieces} pieces, {reframed} framed again, {dropped} dropped"
+        );
+        counts.push((size, reframed, dropped));
     }
+    counts
 }
 
 #[test]

@@ -49,6 +49,13 @@ const PIECES: &[&[u8]] = &[
     b"\xff",
     b"xyz",
     b"--",
+    b"\xEF\xBB\xBF",
+    b"\x0c",
+    b"\x0b",
+    b"\r\r\n",
+    b"[Site \"y\"]\n\n",
+    b"\n\n[Event \"x\"]\n",
+    b"{*}",
 ];
 
 struct Rng(u64);

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::input::{Input, Mapped};
 use crate::pgn::buffer::Buffer;
 use crate::pgn::error::ReadPgnError;
+use crate::pgn::grammar::{TokenKind, Tokens, is_delimiter, tag_name};
 use crate::pgn::raw::{
     CommentIndex, Comments, GameInfo, Marks, RawGame, TAG_ENTRY, column_at, pack_tag_stops,
 };
@@ -28,11 +29,14 @@ const MOVETEXT_STOPS: [u8; 4] = [b'\n', b'\r', b'{', b';'];
 enum Section {
     /// Between games: nothing of a game seen yet.
     Between,
-    /// Only tag pairs (and blank or escape lines) so far.
+    /// Only tag pairs (and escape lines) so far.
     Tags,
-    /// Only tags and comments so far: a blank line does not end the game.
+    /// Tag pairs, then a blank line: a tag line starts the next game.
+    TagsBlank,
+    /// Only tags and comments so far.
     Prelude,
-    /// Movetext has begun: a blank line or a tag line ends the game.
+    /// Movetext has begun: a tag line ends the game, and so does a blank
+    /// line after its termination marker.
     Movetext,
 }
 
@@ -67,17 +71,27 @@ enum Step {
 /// game (at most [`max_game_bytes`](GameFramer::with_max_game_bytes)).
 ///
 /// # Game boundaries
-/// Lines end at LF, CRLF or a lone CR. Outside `{…}` comments, `;` comments
-/// and tag values:
-/// - blank lines (spaces, tabs, and between games also form feeds and
-///   vertical tabs), `%` escape lines and lines starting with `;` between
+/// Lines end at LF, CRLF or a lone CR. White space is spaces, tabs, form
+/// feeds, vertical tabs and byte-order marks (U+FEFF, `EF BB BF`); a blank
+/// line holds nothing else. Outside `{…}` comments, `;` comments and tag
+/// values:
+/// - blank lines, `%` escape lines and lines starting with `;` between
 ///   games belong to no game;
-/// - a game starts at its first other line: a tag line (first non-blank byte
-///   `[`) or movetext without tags;
-/// - blank lines inside the tag section, and between the tags (or a comment
-///   before the first move) and the movetext, do not end a game;
-/// - once movetext has begun (any token other than a comment), the game ends
-///   at the next blank line or tag line.
+/// - a game starts at its first other line: a tag line (first byte other
+///   than white space `[`) or movetext without tags;
+/// - a blank line ends the tag section: a tag line after it starts the
+///   next game, so tags without movetext are a game of their own;
+/// - after movetext or a comment, a tag line starts the next game, at any
+///   nesting of variations (an unclosed `(` swallows no games);
+/// - once movetext has begun (any token other than a comment), a blank line
+///   ends the game only after its termination marker ([`game_termination`]:
+///   `1-0`, `0-1`, `1/2-1/2`, `*`, the other draw spellings) outside
+///   comments and variations; before it, blank lines are white space. Text
+///   between the marker and that blank line stays in the game (the grammar
+///   reports it as movetext after the result);
+/// - a game over the size bound is not read: it ends at the next tag line.
+///
+/// [`game_termination`]: crate::pgn::game_termination
 ///
 /// A `[` at the start of a line inside a multi-line `{…}` comment starts
 /// nothing, and a `{` inside a `;` comment or a tag value opens nothing.
@@ -122,6 +136,11 @@ pub struct GameFramer<R> {
     /// The `{` of the comment the `Comment` mode is in, relative to
     /// `game_start`.
     comment_open: usize,
+    /// How far the search for the termination marker has read the
+    /// movetext, relative to `game_start` ([`marker_seen`](Self::marker_seen)).
+    marker_from: usize,
+    /// The nesting of variations there.
+    marker_depth: u32,
     /// Whether the pages of a mapped file behind the scan position are
     /// given back as it goes (not for a [`piece`](GameFramer::piece)).
     release_pages: bool,
@@ -150,7 +169,8 @@ impl GameFramer<Input> {
 impl GameFramer<io::Empty> {
     /// A framer over one piece of a mapped file, for framing the pieces of
     /// one file on several threads at once. It starts at `start`, which
-    /// must be the first byte of a line, as between games; it frames every
+    /// must be the first byte of a line or the first after its indentation
+    /// (where another piece stopped), as between games; it frames every
     /// game that starts before `stop` (the last one may end past it) and
     /// stops where the next game would start ([`stopped_at`]).
     ///
@@ -175,6 +195,13 @@ impl GameFramer<io::Empty> {
         let mut framer = GameFramer::new(io::empty());
         framer.filled = map.bytes().len();
         framer.pos = start.min(framer.filled);
+        // A piece may start after the indentation of its line (where the
+        // piece before it stopped), which decides how `%` is read.
+        let before = &map.bytes()[..framer.pos];
+        let indented = before[indent_start(before)..]
+            .iter()
+            .any(|&b| matches!(b, b' ' | b'\t' | 0x0b | 0x0c));
+        framer.mode = Mode::LineStart { indented };
         framer.buf = Buffer::Mapped(map);
         framer.stop = stop;
         framer.number = number;
@@ -227,6 +254,8 @@ impl<R: Read> GameFramer<R> {
             max_game_bytes: DEFAULT_MAX_GAME_BYTES,
             comments: Vec::new(),
             comment_open: 0,
+            marker_from: 0,
+            marker_depth: 0,
             release_pages: false,
             stop: usize::MAX,
             stopped: None,
@@ -399,8 +428,11 @@ impl<R: Read> GameFramer<R> {
                 return Ok(());
             }
         };
-        let keep = if self.section == Section::Between || self.oversized {
+        let keep = if self.section == Section::Between {
             self.pos
+        } else if self.oversized {
+            // With the byte before `pos` (see below).
+            self.pos.saturating_sub(1)
         } else {
             self.game_start
         };
@@ -419,10 +451,12 @@ impl<R: Read> GameFramer<R> {
                 // The game does not fit: keep scanning for its end, dropping
                 // its bytes as they are passed.
                 self.oversized = true;
-                let drop = self.pos;
+                // The byte before `pos` stays: a line end there decides
+                // whether one at `pos` makes a blank line.
+                let drop = self.pos.saturating_sub(1);
                 buf.copy_within(drop..self.filled, 0);
                 self.filled -= drop;
-                self.pos = 0;
+                self.pos -= drop;
                 self.game_start = 0;
                 self.base += drop as u64;
                 if self.filled == buf.len() {
@@ -472,8 +506,130 @@ impl<R: Read> GameFramer<R> {
             self.game_start = self.pos;
             self.game_offset = self.base + self.pos as u64;
             self.game_line = self.line;
+            self.marker_depth = 0;
         }
         self.section = section;
+    }
+
+    /// Leaves the tag section at `pos`: the search for the termination
+    /// marker starts there.
+    #[inline]
+    fn end_tags(&mut self) {
+        self.section = Section::Prelude;
+        self.marker_from = self.pos - self.game_start;
+    }
+
+    /// Whether the game's text up to `pos`, the start of a blank line,
+    /// holds its termination marker outside comments and variations. Reads
+    /// each byte once over the game's blank lines: the text from the last
+    /// one on, where it stopped, with the nesting of variations there.
+    ///
+    /// Nearly always the marker is the last token, and no `(` comes after
+    /// the last blank line: then the last token decides. Otherwise the
+    /// grammar's tokenizer reads the text, so that the framer and the
+    /// grammar see the same marker.
+    #[cold]
+    fn marker_seen(&mut self) -> bool {
+        let game = &self.buf[self.game_start..self.pos];
+        let from = self.marker_from.min(game.len());
+        let text = &game[from..];
+        self.marker_from = game.len();
+        // Past the last `{…}` comment, relative to `text`: all comments are
+        // in the index while their offsets fit it.
+        let after_comments = self
+            .comments
+            .iter()
+            .rev()
+            .find(|e| e[0] & TAG_ENTRY == 0)
+            .map_or(0, |e| (e[1] as usize + 1).saturating_sub(from));
+        if self.marker_depth == 0
+            && u32::try_from(game.len()).is_ok()
+            && memchr::memchr(b'(', text).is_none()
+            && ends_with_marker(text, after_comments)
+        {
+            return true;
+        }
+        let mut depth = self.marker_depth;
+        for token in Tokens::new(text) {
+            match token.kind {
+                TokenKind::StartVariation => depth = depth.saturating_add(1),
+                TokenKind::EndVariation => depth = depth.saturating_sub(1),
+                TokenKind::Result(_) if depth == 0 => return true,
+                _ => {}
+            }
+        }
+        self.marker_depth = depth;
+        false
+    }
+
+    /// A line that is neither blank nor a tag or escape line begins at
+    /// `pos`: a game without tags, or the end of the tag section.
+    #[inline]
+    fn text_line(&mut self) {
+        match self.section {
+            Section::Between => {
+                self.open_game(Section::Prelude);
+                self.marker_from = 0;
+            }
+            Section::Tags | Section::TagsBlank => self.end_tags(),
+            Section::Prelude | Section::Movetext => {}
+        }
+        self.mode = Mode::Text;
+    }
+
+    /// At a tag line at `pos` after a blank line in the tag section:
+    /// whether its tag name is one of the game's tags already, which makes
+    /// it the start of the next game (a tag section without movetext is a
+    /// game of its own); `None` if the buffer ends before the name does.
+    /// A tag line without a name, and any tag line of a game over the size
+    /// bound, starts the next game.
+    #[cold]
+    fn repeats_a_tag(&self) -> Option<bool> {
+        if self.oversized {
+            return Some(true);
+        }
+        let rest = &self.buf[self.pos + 1..self.filled];
+        let rest = &rest[rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count()..];
+        let Ok((after, name)) = tag_name(rest) else {
+            return (!rest.is_empty() || self.eof).then_some(true);
+        };
+        if after.is_empty() && !self.eof {
+            return None;
+        }
+        let mut tags = Tokens::new(&self.buf[self.game_start..self.pos]);
+        Some(
+            tags.any(
+                |token| matches!(token.kind, TokenKind::Tag { name: seen, .. } if seen == name),
+            ),
+        )
+    }
+
+    /// At a line end at `pos` that starts a line: whether it is the CRLF
+    /// of a `\r\r\n`, a line end converted twice (CRLF to CR CR LF), which
+    /// makes no blank line; `None` if the buffer ends before that is known.
+    #[inline]
+    fn doubled_line_end(&self) -> Option<bool> {
+        let buf = &self.buf[..self.filled];
+        if buf[self.pos] != b'\r' || self.pos <= self.game_start || buf[self.pos - 1] != b'\r' {
+            return Some(false);
+        }
+        match buf.get(self.pos + 1) {
+            Some(&b) => Some(b == b'\n'),
+            None if self.eof => Some(false),
+            None => None,
+        }
+    }
+
+    /// Whether a byte-order mark (white space) stands at `pos`, or may:
+    /// the buffer ends in its first bytes before the end of the input.
+    #[cold]
+    fn at_bom(&self) -> bool {
+        let rest = &self.buf[self.pos..self.filled];
+        let have = rest.len().min(3);
+        rest[..have] == b"\xEF\xBB\xBF"[..have] && (have == 3 || !self.eof)
     }
 
     /// Consumes the line end at `pos` (`\n`, `\r\n` or `\r`).
@@ -584,7 +740,10 @@ impl<R: Read> GameFramer<R> {
                             _ => at + 1,
                         };
                         match buf.get(next) {
-                            Some(b' ' | b'\t' | b'\n' | b'\r' | b'%' | b';' | b'[' | b'{')
+                            Some(
+                                b' ' | b'\t' | b'\n' | b'\r' | b'%' | b';' | b'[' | b'{' | 0x0b
+                                | 0x0c | 0xEF,
+                            )
                             | None => {
                                 pos = at;
                                 break 'window;
@@ -673,19 +832,30 @@ impl<R: Read> GameFramer<R> {
                 Mode::LineStart { indented } => {
                     let b = self.buf[self.pos];
                     match b {
-                        b' ' | b'\t' => {
+                        b' ' | b'\t' | 0x0b | 0x0c => {
                             self.pos += 1;
                             self.mode = Mode::LineStart { indented: true };
                         }
-                        // Whitespace to the grammar: between games a line of
-                        // form feeds starts no (empty) game.
-                        0x0b | 0x0c if self.section == Section::Between => {
-                            self.pos += 1;
-                            self.mode = Mode::LineStart { indented: true };
+                        0xEF if self.at_bom() => {
+                            if self.filled - self.pos < 3 {
+                                return Step::NeedMore;
+                            }
+                            self.pos += 3;
                         }
                         b'\n' | b'\r' => {
-                            if self.section == Section::Movetext {
-                                return Step::End;
+                            if matches!(self.section, Section::Tags | Section::Movetext) {
+                                match self.doubled_line_end() {
+                                    None => return Step::NeedMore,
+                                    Some(true) => {}
+                                    Some(false) if self.section == Section::Tags => {
+                                        self.section = Section::TagsBlank;
+                                    }
+                                    Some(false) => {
+                                        if !self.oversized && self.marker_seen() {
+                                            return Step::End;
+                                        }
+                                    }
+                                }
                             }
                             if let Some(step) = self.line_end() {
                                 return step;
@@ -695,6 +865,12 @@ impl<R: Read> GameFramer<R> {
                         b';' if self.section == Section::Between => self.mode = Mode::SkipLine,
                         b'[' => match self.section {
                             Section::Between if self.pos >= self.stop => return Step::Stop,
+                            Section::TagsBlank => match self.repeats_a_tag() {
+                                None => return Step::NeedMore,
+                                Some(true) => return Step::End,
+                                // The tag section goes on after its blank line.
+                                Some(false) => self.section = Section::Tags,
+                            },
                             Section::Between | Section::Tags => {
                                 self.open_game(Section::Tags);
                                 // The common pair `[Name "value"]`, up to
@@ -724,10 +900,7 @@ impl<R: Read> GameFramer<R> {
                             if self.section == Section::Between && self.pos >= self.stop {
                                 return Step::Stop;
                             }
-                            if matches!(self.section, Section::Between | Section::Tags) {
-                                self.open_game(Section::Prelude);
-                            }
-                            self.mode = Mode::Text;
+                            self.text_line();
                         }
                     }
                 }
@@ -770,7 +943,13 @@ impl<R: Read> GameFramer<R> {
                     }
                 }
                 Mode::TagTail => match self.buf[self.pos] {
-                    b' ' | b'\t' => self.pos += 1,
+                    b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+                    0xEF if self.at_bom() => {
+                        if self.filled - self.pos < 3 {
+                            return Step::NeedMore;
+                        }
+                        self.pos += 3;
+                    }
                     b'\n' | b'\r' => {
                         if let Some(step) = self.line_end() {
                             return step;
@@ -781,7 +960,7 @@ impl<R: Read> GameFramer<R> {
                         self.mode = Mode::Tag { in_string: false };
                     }
                     _ => {
-                        self.section = Section::Prelude;
+                        self.end_tags();
                         self.mode = Mode::Text;
                     }
                 },
@@ -799,7 +978,13 @@ impl<R: Read> GameFramer<R> {
                             self.mode = Mode::Comment;
                         }
                         b';' => self.mode = Mode::SkipLine,
-                        b' ' | b'\t' => self.pos += 1,
+                        b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+                        0xEF if self.at_bom() => {
+                            if self.filled - self.pos < 3 {
+                                return Step::NeedMore;
+                            }
+                            self.pos += 3;
+                        }
                         _ => {
                             self.section = Section::Movetext;
                             self.pos += 1;
@@ -901,13 +1086,64 @@ fn count_lines(bytes: &[u8], complete: bool) -> (u64, bool) {
     (lines, pending)
 }
 
-/// Length of `bytes` without trailing whitespace (the line ends and
+/// Length of `bytes` without the indentation that ends it (spaces, tabs,
+/// form feeds, vertical tabs, byte-order marks).
+fn indent_start(mut bytes: &[u8]) -> usize {
+    loop {
+        match bytes {
+            [rest @ .., b' ' | b'\t' | 0x0b | 0x0c] => bytes = rest,
+            [rest @ .., 0xEF, 0xBB, 0xBF] => bytes = rest,
+            _ => return bytes.len(),
+        }
+    }
+}
+
+/// Length of `bytes` without trailing white space (the line ends and
 /// indentation before the line that ended the game).
-fn trim_line_end(bytes: &[u8]) -> usize {
-    bytes
+fn trim_line_end(mut bytes: &[u8]) -> usize {
+    loop {
+        match bytes {
+            [rest @ .., b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c] => bytes = rest,
+            [rest @ .., 0xEF, 0xBB, 0xBF] => bytes = rest,
+            _ => return bytes.len(),
+        }
+    }
+}
+
+/// Whether the last token of `text` (movetext from the start of a line),
+/// before any lines of `;` comments or `%` escapes, is a termination
+/// marker in one of its usual spellings, on a line without `;`, `%` or
+/// `[…]` that could hide it. `false` says nothing: the tokenizer decides.
+///
+/// The comment lines passed over start at or after `after_comments`, past
+/// the last `{…}` comment: they are not inside one.
+fn ends_with_marker(text: &[u8], after_comments: usize) -> bool {
+    let mut text = &text[..trim_line_end(text)];
+    let line_start = loop {
+        let start = memchr::memrchr2(b'\n', b'\r', text).map_or(0, |i| i + 1);
+        let line = &text[start..];
+        let comment = match line.iter().find(|&&b| !matches!(b, b' ' | b'\t')) {
+            Some(b';') => true,
+            Some(b'%') => line[0] == b'%',
+            _ => false,
+        };
+        if !comment {
+            break start;
+        }
+        if start == 0 || start < after_comments {
+            return false;
+        }
+        text = &text[..trim_line_end(&text[..start])];
+    };
+    let start = text
         .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(0, |i| i + 1)
+        .rposition(|&b| is_delimiter(b))
+        .map_or(0, |i| i + 1);
+    if start < line_start || !matches!(&text[start..], b"1-0" | b"0-1" | b"1/2-1/2" | b"*") {
+        return false;
+    }
+    let line = &text[line_start..start];
+    line.first() != Some(&b'%') && memchr::memchr3(b';', b'[', b'"', line).is_none()
 }
 
 #[cfg(test)]
@@ -959,9 +1195,85 @@ mod tests {
                 &[(1, "[A \"1\"]\n1. e4 *"), (3, "[A \"2\"]\n1. d4 *")],
             ),
             (
-                "blank lines in the tag section",
-                b"[A \"1\"]\n\n[B \"2\"]\n\n\n1. e4 *\n",
-                &[(1, "[A \"1\"]\n\n[B \"2\"]\n\n\n1. e4 *")],
+                "tag sections apart are games of their own",
+                b"[A \"1\"]\n[B \"1\"]\n\n[A \"2\"]\n\n\n1. e4 *\n",
+                &[(1, "[A \"1\"]\n[B \"1\"]"), (4, "[A \"2\"]\n\n\n1. e4 *")],
+            ),
+            (
+                "a blank line inside one tag section",
+                b"[A \"1\"]\n\n[B \"1\"]\n \n[C\"1\"]\n\n1. e4 *\n\n[ A \"2\"]\n\n[B \"2\"]",
+                &[
+                    (1, "[A \"1\"]\n\n[B \"1\"]\n \n[C\"1\"]\n\n1. e4 *"),
+                    (9, "[ A \"2\"]\n\n[B \"2\"]"),
+                ],
+            ),
+            (
+                "tags, a comment, tags",
+                b"[A \"1\"]\n{c}\n\n[A \"2\"]\n*",
+                &[(1, "[A \"1\"]\n{c}"), (4, "[A \"2\"]\n*")],
+            ),
+            (
+                "blank lines in movetext",
+                b"[A \"1\"]\n\n1. e4\n\n\ne5 2. Nf3\n\n% x\n\n*\n\n[A \"2\"]\n*",
+                &[
+                    (1, "[A \"1\"]\n\n1. e4\n\n\ne5 2. Nf3\n\n% x\n\n*"),
+                    (12, "[A \"2\"]\n*"),
+                ],
+            ),
+            (
+                "untagged games end at their markers",
+                b"1. e4\n\ne5 1-0\n\n1. d4 0-1\n\n1. c4 1/2-1/2\n\n1. f4\n\n",
+                &[
+                    (1, "1. e4\n\ne5 1-0"),
+                    (5, "1. d4 0-1"),
+                    (7, "1. c4 1/2-1/2"),
+                    (9, "1. f4"),
+                ],
+            ),
+            (
+                "markers in comments and variations",
+                b"1. e4 {*}\n\ne5 ; *\n\n(1... c5 *\n\n) 1/2\n\n1. d4 *",
+                &[
+                    (1, "1. e4 {*}\n\ne5 ; *\n\n(1... c5 *\n\n) 1/2"),
+                    (9, "1. d4 *"),
+                ],
+            ),
+            (
+                "movetext after the marker",
+                b"1. e4 * e5\n\n1. d4 *",
+                &[(1, "1. e4 * e5"), (3, "1. d4 *")],
+            ),
+            (
+                "a tag line ends an unclosed variation",
+                b"[A \"1\"]\n1. e4 (1. d4 *\n\n[A \"2\"]\n*",
+                &[(1, "[A \"1\"]\n1. e4 (1. d4 *"), (4, "[A \"2\"]\n*")],
+            ),
+            (
+                "line ends converted twice",
+                b"[A \"1\"]\r\r\n[B \"1\"]\r\r\n\r\r\n1. e4\r\r\ne5 *\r\r\n\r\r\n[A \"2\"]\r\r\n*",
+                &[
+                    (
+                        1,
+                        "[A \"1\"]\r\r\n[B \"1\"]\r\r\n\r\r\n1. e4\r\r\ne5 *",
+                    ),
+                    (13, "[A \"2\"]\r\r\n*"),
+                ],
+            ),
+            (
+                "byte-order mark before a later game",
+                b"[A \"1\"]\n*\n\xEF\xBB\xBF\n\xEF\xBB\xBF[A \"2\"]\xEF\xBB\xBF\n\xEF\xBB\xBF1. e4\xEF\xBB\xBF\n\n*",
+                &[
+                    (1, "[A \"1\"]\n*"),
+                    (4, "[A \"2\"]\u{feff}\n\u{feff}1. e4\u{feff}\n\n*"),
+                ],
+            ),
+            (
+                "form feeds and vertical tabs",
+                b"[A \"1\"]\x0c\n\x0b[B \"1\"]\x0b\n\x0c\n1. e4 *\x0c\n\x0b\n\x0c[A \"2\"]\n*\x0b",
+                &[
+                    (1, "[A \"1\"]\x0c\n\x0b[B \"1\"]\x0b\n\x0c\n1. e4 *"),
+                    (6, "[A \"2\"]\n*"),
+                ],
             ),
             (
                 "comment then blank line before the moves",

@@ -139,7 +139,7 @@ static CLASS: [u8; 256] = {
 
 /// Whether `b` ends a move token.
 #[inline]
-fn is_delimiter(b: u8) -> bool {
+pub(crate) fn is_delimiter(b: u8) -> bool {
     CLASS[usize::from(b)] & DELIMITER != 0
 }
 
@@ -776,7 +776,7 @@ impl<'a> Tokens<'a> {
         pos
     }
 
-    /// Skips whitespace and `%` escape lines.
+    /// Skips whitespace (byte-order marks too) and `%` escape lines.
     #[inline]
     fn skip_space(&mut self) {
         let src = self.source;
@@ -785,6 +785,8 @@ impl<'a> Tokens<'a> {
                 self.pos += 1;
             } else if b == b'%' && (self.pos == 0 || matches!(src[self.pos - 1], b'\n' | b'\r')) {
                 self.pos += rest_of_line(&src[self.pos..]).len();
+            } else if b == 0xEF && src[self.pos..].starts_with(b"\xEF\xBB\xBF") {
+                self.pos += 3;
             } else {
                 break;
             }

@@ -73,9 +73,11 @@ pub fn tapered_cuts(
 }
 
 /// The first likely game start at or after `from`: a `[` that begins a
-/// line (after a line end, so never 0), after a line that does not begin
-/// with `[` (blank, movetext, a result). The length of `bytes` when there
-/// is none.
+/// line (after a line end, so never 0), after a line whose first byte
+/// other than white space is not `[` (blank, movetext, a result). The
+/// length of `bytes` when there is none. A cut after a blank line inside
+/// a tag section is a guess the framer may reject (the section goes on
+/// when the tag name is new to the game).
 pub fn next_cut(bytes: &[u8], from: usize) -> usize {
     // The line end before a cut at `from` itself counts.
     let search = from.saturating_sub(1);
@@ -94,10 +96,13 @@ pub fn next_cut(bytes: &[u8], from: usize) -> usize {
             end
         };
         let line_start = memchr::memrchr2(b'\n', b'\r', &bytes[..line_end]).map_or(0, |i| i + 1);
-        let first = bytes[line_start..line_end]
-            .iter()
-            .find(|b| !matches!(b, b' ' | b'\t'));
-        if first != Some(&b'[') {
+        // Indentation as the framer reads it: white space, byte-order
+        // marks included.
+        let mut line = &bytes[line_start..line_end];
+        while let [b' ' | b'\t' | 0x0b | 0x0c, rest @ ..] | [0xEF, 0xBB, 0xBF, rest @ ..] = line {
+            line = rest;
+        }
+        if line.first() != Some(&b'[') {
             return end + 1;
         }
     }
@@ -293,12 +298,13 @@ mod tests {
 
     #[test]
     fn cuts_fall_on_tag_lines_after_other_lines() {
-        let text = b"[A \"1\"]\n[B \"2\"]\n\n1. e4 *\n[C \"3\"]\r\n\r\n1. d4 *\r\n\r\n[D \"4\"]\r[E \"5\"]\r\r1. c4 *";
+        let text = b"[A \"1\"]\n\x0c\xEF\xBB\xBF [B \"2\"]\n[F \"6\"]\n\n1. e4 *\n[C \"3\"]\r\n\r\n1. d4 *\r\n\r\n[D \"4\"]\r[E \"5\"]\r\r1. c4 *";
         let starts: Vec<usize> = [b"[C", b"[D"]
             .iter()
             .map(|pat| text.windows(2).position(|w| w == *pat).expect("in text"))
             .collect();
-        // Not after a tag line ([B], [E]), nor inside the first line.
+        // Not after a tag line ([A], [B] indented, [D]), nor inside the
+        // first line.
         assert_eq!(next_cut(text, 0), starts[0]);
         assert_eq!(next_cut(text, starts[0]), starts[0]);
         assert_eq!(next_cut(text, starts[0] + 1), starts[1]);

@@ -15,8 +15,9 @@ pub struct RawGame<'a> {
     /// 1-based column of the game's first byte (1 unless its first line is
     /// indented), for columns of that line in messages.
     pub first_column: u64,
-    /// The game's text, from its first line up to the blank line or tag
-    /// line that ended it, without trailing whitespace.
+    /// The game's text, from its first line up to where it ended (see
+    /// [`GameFramer`](crate::pgn::GameFramer)), without trailing white
+    /// space.
     pub bytes: &'a [u8],
     /// Where the framer found the game's `{…}` comments (empty for text
     /// that did not come from a framer).

@@ -157,6 +157,14 @@ pub enum DiagnosticKind {
         /// Plies in the mainline.
         plies: u32,
     },
+    /// A tag name a second time in one tag section (the first value is
+    /// the one used); reported at the second.
+    DuplicateTag {
+        /// The tag name.
+        name: String,
+        /// The line of the first one.
+        first_line: u64,
+    },
 }
 
 impl DiagnosticKind {
@@ -165,7 +173,7 @@ impl DiagnosticKind {
     /// `impossible-fen`, `fen-clock`, `fen-castling`,
     /// `setup-without-fen`, `unsupported-variant`, `lint`, `move-number`,
     /// `result-mismatch`, `missing-result`, `result-contradicts`,
-    /// `unknown-result`, `moves-after-end`, `plycount`).
+    /// `unknown-result`, `moves-after-end`, `plycount`, `duplicate-tag`).
     pub const fn name(&self) -> &'static str {
         match self {
             DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_)) => "bad-move",
@@ -191,6 +199,7 @@ impl DiagnosticKind {
             DiagnosticKind::UnknownResultOnFinishedBoard(_) => "unknown-result",
             DiagnosticKind::MovesAfterGameOver(_) => "moves-after-end",
             DiagnosticKind::PlyCountMismatch { .. } => "plycount",
+            DiagnosticKind::DuplicateTag { .. } => "duplicate-tag",
         }
     }
 
@@ -323,6 +332,12 @@ impl fmt::Display for DiagnosticKind {
                 write!(
                     f,
                     "PlyCount tag says {tag} {noun}, the mainline has {plies}"
+                )
+            }
+            DiagnosticKind::DuplicateTag { name, first_line } => {
+                write!(
+                    f,
+                    "tag \"{name}\" again (first on line {first_line}); the first value is used"
                 )
             }
         }

@@ -347,6 +347,11 @@ fn null_move(pos: &Position) -> Option<Position> {
 /// The replay of one game in progress.
 struct Run<'r, 'a, O> {
     source: &'a [u8],
+    /// The line of the game's first byte.
+    first_line: u64,
+    /// The names of the tags read so far, and where each pair is (kept
+    /// with lints only: for warnings).
+    tags_seen: Vec<(&'a [u8], Span)>,
     options: ReplayOptions,
     /// The tags read so far.
     tags: Tags<'a>,
@@ -443,6 +448,8 @@ impl Replayer {
         let startpos = self.startpos.get_or_insert_with(Position::startpos);
         let mut run = Run {
             source: raw.bytes,
+            first_line: raw.first_line,
+            tags_seen: Vec::new(),
             options: *options,
             tags: Tags::default(),
             stack: std::mem::take(&mut self.stack),
@@ -1231,6 +1238,21 @@ mod tests {
                     "missing-result",
                     "no game termination marker",
                 )],
+            ),
+            (
+                "[White \"A\"]\n[Black \"B\"]\r\n\r\n[White \"C\"] [Black \"D\"]\n1. e4 *",
+                &[
+                    (
+                        Severity::Warning,
+                        "duplicate-tag",
+                        "tag \"White\" again (first on line 1); the first value is used",
+                    ),
+                    (
+                        Severity::Warning,
+                        "duplicate-tag",
+                        "tag \"Black\" again (first on line 2); the first value is used",
+                    ),
+                ],
             ),
             (
                 "1. e4 e5 (1... c5 2. Nf3",

@@ -43,6 +43,9 @@ fn variant(value: &[u8]) -> Variant {
 
 impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     pub(super) fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        if self.options.lints {
+            self.repeated_tag(name, span);
+        }
         let tags = &mut self.tags;
         let value_span = {
             let start = offset_in(self.source, value);
@@ -57,6 +60,21 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             b"White" if self.replay.white.is_none() => self.replay.white = Some(value_span),
             b"Black" if self.replay.black.is_none() => self.replay.black = Some(value_span),
             _ => {}
+        }
+    }
+
+    /// Reports a tag name seen before in the game.
+    fn repeated_tag(&mut self, name: &'a [u8], span: Span) {
+        if let Some(&(_, first)) = self.tags_seen.iter().find(|&&(seen, _)| seen == name) {
+            let (first_line, _) = first.line_col(self.source, self.first_line);
+            let name = String::from_utf8_lossy(name).into_owned();
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::DuplicateTag { name, first_line },
+                span,
+            );
+        } else {
+            self.tags_seen.push((name, span));
         }
     }
 
