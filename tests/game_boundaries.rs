@@ -34,7 +34,7 @@ fn summary(out: &Out) -> [u64; 5] {
     let line = out
         .stderr
         .lines()
-        .find(|l| l.starts_with("pgnkit validate:") && l.contains(" games: "))
+        .find(|l| l.starts_with("pgnkit validate:") && !l.contains("on the board"))
         .unwrap_or_else(|| panic!("no summary in {}", out.stderr));
     let numbers: Vec<u64> = line
         .split(|c: char| !c.is_ascii_digit())
