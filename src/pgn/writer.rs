@@ -336,16 +336,7 @@ impl<'o> MovetextWriter<'o> {
     /// Writes the token `open`, `text`, `close` (the delimiters hold no
     /// line break), in place: no buffer per comment.
     fn token_of(&mut self, open: &[u8], text: &[u8], close: &[u8]) {
-        let len = open.len() + text.len() + close.len();
-        let column = self.column();
-        if column > 0 && !self.glue {
-            if column + 1 + len > self.width {
-                self.newline();
-            } else {
-                self.out.push(b' ');
-            }
-        }
-        self.glue = false;
+        self.space_for(open.len() + text.len() + close.len());
         self.out.extend_from_slice(open);
         self.out.extend_from_slice(text);
         self.out.extend_from_slice(close);
