@@ -57,17 +57,6 @@ impl Lang {
     }
 }
 
-/// How diagnostics are written (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum Format {
-    /// `path:line:col: severity: game N (White - Black), 23...Nf6: message`
-    /// on standard error.
-    #[default]
-    Text,
-    /// One JSON object per diagnostic and line, on standard output.
-    Json,
-}
-
 /// The input files (`FILES`).
 #[derive(Debug, Args)]
 pub struct Inputs {

@@ -14,8 +14,7 @@ use pgnkit::pgn::{
 use pgnkit::replay::{Diagnostic, Replay, Severity, TERMINATION_NAMES, termination_index};
 
 use anstyle::{AnsiColor, Style};
-
-use super::args::Format;
+use clap::ValueEnum;
 
 /// What the per-game work made of a batch of games.
 #[derive(Default)]
@@ -89,6 +88,17 @@ impl Stats {
         }
         self.terminations[termination_index(replay.termination)] += 1;
     }
+}
+
+/// How diagnostics are written (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// `path:line:col: severity: game N (White - Black), 23...Nf6: message`
+    /// on standard error.
+    #[default]
+    Text,
+    /// One JSON object per diagnostic and line, on standard output.
+    Json,
 }
 
 /// How diagnostics are shown.

@@ -9,10 +9,10 @@ use pgnkit::pgn::{LineIndex, ParsePgnError, SyntaxChecker};
 use pgnkit::replay::{ReplayOptions, Severity, TERMINATION_NAMES};
 
 use super::Exit;
-use super::args::{Colour, Format, Inputs, Jobs, Letters, Run, ShowProgress};
+use super::args::{Colour, Inputs, Jobs, Letters, Run, ShowProgress};
 use super::output::Output;
 use super::report::{
-    Context, Done, Stats, count, game_of, paint, shown, write_diagnostic, write_omitted,
+    Context, Done, Format, Stats, count, game_of, paint, shown, write_diagnostic, write_omitted,
     write_syntax_error,
 };
 use super::run::{Writer, execute};

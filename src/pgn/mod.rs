@@ -36,6 +36,7 @@ mod error;
 mod framer;
 mod game;
 mod grammar;
+mod message;
 mod pieces;
 mod raw;
 mod scan;

@@ -916,8 +916,8 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Color::Black;
-    use crate::EpMode;
+    use crate::color::Color::Black;
+    use crate::fen::EpMode;
 
     fn run(text: &str) -> Replay {
         let options = ReplayOptions {

@@ -2,7 +2,7 @@
 //! set up (`[FEN]`, `[SetUp]`, `[Variant]`).
 
 use super::{DiagnosticKind, Frame, MainlinePly, Observer, Run, Severity, Status, offset_in};
-use crate::Color;
+use crate::color::Color;
 use crate::encoding;
 use crate::fen::{FenError, FenField, ParseFenErrorKind};
 use crate::pgn::{Outcome, Span, unescape};
@@ -366,7 +366,7 @@ fn outcome(value: &[u8]) -> Option<Outcome> {
 
 #[cfg(test)]
 mod tests {
-    use crate::EpMode;
+    use crate::fen::EpMode;
     use crate::pgn::RawGame;
     use crate::replay::{ReplayOptions, Status, replay};
 

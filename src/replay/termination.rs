@@ -210,11 +210,11 @@ impl fmt::Display for Termination {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Color::White;
+    use crate::color::Color::White;
 
     #[test]
     fn every_name_is_in_the_vocabulary_once() {
-        use crate::Color::Black;
+        use crate::color::Color::Black;
         let all = [
             Termination::Checkmate { winner: White },
             Termination::Checkmate { winner: Black },
