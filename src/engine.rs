@@ -10,9 +10,9 @@
 //! - A stream (standard input, a compressed or unmapped file) is framed on
 //!   the pipeline's coordinating worker into batches of about
 //!   [`Options::batch_bytes`] of game text, copied out of the framer.
-//! - A mapped plain file is cut into pieces ([`tapered_cuts`]) that the
-//!   workers frame themselves, so that framing runs in parallel and each
-//!   piece's text is read on one core; the pieces are settled in order
+//! - A mapped plain file is cut into pieces of a bounded number of lines
+//!   that the workers frame themselves, so that framing runs in parallel
+//!   and each piece's text is read on one core; the pieces are settled in order
 //!   ([`Chain`]), which numbers their games and lines and corrects a wrong
 //!   cut.
 //!
