@@ -75,8 +75,8 @@ use std::time::Duration;
 
 use crate::input::{self, BytesRead, Input, Mapped};
 use crate::pgn::{
-    Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, RawGame, ReadPgnError, frame_piece,
-    next_cut,
+    Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, RawGame, ReadPgnError, bounded_cuts,
+    frame_piece,
 };
 use crate::pipeline::{Pipeline, PipelineError};
 use crate::replay::Replayer;
@@ -619,9 +619,15 @@ where
             .max(2 * pipeline.jobs())
             .min(pipeline.in_flight());
         let pipeline = pipeline.with_in_flight(in_flight);
-        let pieces = bounded_cuts(map.bytes(), size, size / TAPER, pipeline.jobs())
-            .enumerate()
-            .map(|(index, piece)| Ok((index as u64, piece)));
+        let pieces = bounded_cuts(
+            map.bytes(),
+            size,
+            size / TAPER,
+            pipeline.jobs(),
+            PIECE_LINES,
+        )
+        .enumerate()
+        .map(|(index, piece)| Ok((index as u64, piece)));
         pipeline.run(
             pieces,
             |(index, piece): (u64, Range<usize>)| {
@@ -651,64 +657,6 @@ where
             },
         )
     }
-}
-
-/// The pieces of a mapped file: [`tapered_cuts`](crate::pgn::tapered_cuts)
-/// of at most [`PIECE_LINES`] lines each, and cut within a piece's length
-/// (`size`) after their end. Where no likely game start ([`next_cut`]) is
-/// that close, a piece ends at the next line that is not blank: a guess
-/// that [`Chain`] checks like any other. So neither text without tag
-/// lines nor a run of tiny games makes a piece that holds the whole
-/// file.
-fn bounded_cuts(
-    bytes: &[u8],
-    size: usize,
-    min: usize,
-    parts: usize,
-) -> impl Iterator<Item = Range<usize>> + '_ {
-    let size = size.max(1);
-    let min = min.clamp(1, size);
-    let share = 2 * parts.max(1);
-    let mut start = 0;
-    std::iter::from_fn(move || {
-        if start >= bytes.len() && !(start == 0 && bytes.is_empty()) {
-            return None;
-        }
-        let left = bytes.len() - start;
-        let mut want = start + (left / share).clamp(min, size).min(left);
-        if let Some(i) = memchr::memchr2_iter(b'\n', b'\r', &bytes[start..want]).nth(PIECE_LINES) {
-            want = start + i + 1;
-        }
-        let limit = want.saturating_add(size).min(bytes.len());
-        let mut end = next_cut(&bytes[..limit], want);
-        if end == limit {
-            end = next_line(bytes, want);
-        }
-        let piece = start..end;
-        start = end.max(start + 1);
-        Some(piece)
-    })
-}
-
-/// The start of the first line after a line end at or after `from - 1`
-/// that is not blank; the length of `bytes` when there is none.
-fn next_line(bytes: &[u8], from: usize) -> usize {
-    let at = from.saturating_sub(1);
-    let Some(i) = bytes
-        .get(at..)
-        .and_then(|rest| memchr::memchr2(b'\n', b'\r', rest))
-    else {
-        return bytes.len();
-    };
-    let mut end = at + i + 1;
-    while let Some(b'\n' | b'\r' | b' ' | b'\t') = bytes.get(end) {
-        end += 1;
-    }
-    if end >= bytes.len() {
-        return bytes.len();
-    }
-    // Back to the start of the line that is not blank.
-    memchr::memrchr2(b'\n', b'\r', &bytes[..end]).map_or(0, |i| i + 1)
 }
 
 /// A game of a batch: where it came from (or why it was skipped), its
@@ -1136,7 +1084,7 @@ mod tests {
             (b"\n1. e4 e5\n  2. Nf3 *\n\n".repeat(30_000), false),
             (b"[E \"x\"]\n\n1. e4 *\n\n".repeat(100_000), true),
         ] {
-            let pieces: Vec<_> = bounded_cuts(&text, size, size / TAPER, 2).collect();
+            let pieces: Vec<_> = bounded_cuts(&text, size, size / TAPER, 2, PIECE_LINES).collect();
             assert!(pieces.len() > 10, "{} pieces", pieces.len());
             assert_eq!(pieces.first().map(|p| p.start), Some(0));
             assert_eq!(pieces.last().map(|p| p.end), Some(text.len()));
@@ -1154,10 +1102,13 @@ mod tests {
                 assert!(lines <= PIECE_LINES + 8, "{lines} lines");
             }
         }
-        assert_eq!(bounded_cuts(b"", 10, 1, 2).collect::<Vec<_>>(), vec![0..0]);
+        assert_eq!(
+            bounded_cuts(b"", 10, 1, 2, PIECE_LINES).collect::<Vec<_>>(),
+            vec![0..0]
+        );
         let one_line = vec![b'x'; 1000];
         assert_eq!(
-            bounded_cuts(&one_line, 10, 1, 2).collect::<Vec<_>>(),
+            bounded_cuts(&one_line, 10, 1, 2, PIECE_LINES).collect::<Vec<_>>(),
             vec![0..1000]
         );
     }

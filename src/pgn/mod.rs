@@ -67,3 +67,5 @@ pub use self::{
         write_tags,
     },
 };
+
+pub(crate) use self::pieces::bounded_cuts;

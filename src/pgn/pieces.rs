@@ -55,6 +55,33 @@ pub fn tapered_cuts(
     min: usize,
     parts: usize,
 ) -> impl Iterator<Item = Range<usize>> + '_ {
+    cuts_within(bytes, size, min, parts, None)
+}
+
+/// [`tapered_cuts`] of at most `max_lines` line ends each, and cut within
+/// `size` bytes after their end. Where no likely game start ([`next_cut`])
+/// is that close, a piece ends at the next line that is not blank: a guess
+/// that [`Chain`] checks like any other. So neither text without tag lines
+/// nor a run of tiny games makes a piece that holds the whole file.
+pub(crate) fn bounded_cuts(
+    bytes: &[u8],
+    size: usize,
+    min: usize,
+    parts: usize,
+    max_lines: usize,
+) -> impl Iterator<Item = Range<usize>> + '_ {
+    cuts_within(bytes, size, min, parts, Some(max_lines))
+}
+
+/// The pieces of [`tapered_cuts`], bounded in lines and in bytes past
+/// their length when `max_lines` is given ([`bounded_cuts`]).
+fn cuts_within(
+    bytes: &[u8],
+    size: usize,
+    min: usize,
+    parts: usize,
+    max_lines: Option<usize>,
+) -> impl Iterator<Item = Range<usize>> + '_ {
     let size = size.max(1);
     let min = min.clamp(1, size);
     let share = 2 * parts.max(1);
@@ -63,13 +90,48 @@ pub fn tapered_cuts(
         if start >= bytes.len() && !(start == 0 && bytes.is_empty()) {
             return None;
         }
-        let left = bytes.len().saturating_sub(start);
-        let len = (left / share).clamp(min, size);
-        let end = next_cut(bytes, start.saturating_add(len));
+        let left = bytes.len() - start;
+        let mut want = start + (left / share).clamp(min, size).min(left);
+        let end = match max_lines {
+            None => next_cut(bytes, want),
+            Some(max_lines) => {
+                if let Some(i) =
+                    memchr::memchr2_iter(b'\n', b'\r', &bytes[start..want]).nth(max_lines)
+                {
+                    want = start + i + 1;
+                }
+                let limit = want.saturating_add(size).min(bytes.len());
+                match next_cut(&bytes[..limit], want) {
+                    end if end == limit => next_line(bytes, want),
+                    end => end,
+                }
+            }
+        };
         let piece = start..end;
         start = end.max(start + 1);
         Some(piece)
     })
+}
+
+/// The start of the first line after a line end at or after `from - 1`
+/// that is not blank; the length of `bytes` when there is none.
+fn next_line(bytes: &[u8], from: usize) -> usize {
+    let at = from.saturating_sub(1);
+    let Some(i) = bytes
+        .get(at..)
+        .and_then(|rest| memchr::memchr2(b'\n', b'\r', rest))
+    else {
+        return bytes.len();
+    };
+    let mut end = at + i + 1;
+    while let Some(b'\n' | b'\r' | b' ' | b'\t') = bytes.get(end) {
+        end += 1;
+    }
+    if end >= bytes.len() {
+        return bytes.len();
+    }
+    // Back to the start of the line that is not blank.
+    memchr::memrchr2(b'\n', b'\r', &bytes[..end]).map_or(0, |i| i + 1)
 }
 
 /// The first likely game start at or after `from`: a `[` that begins a
