@@ -7,8 +7,10 @@
 //! checked the same way in `tests/adversarial.rs`.)
 
 mod accounting;
+mod cli_support;
 mod common;
 
+use cli_support::validate_counts;
 use pgnkit::pgn::{DEFAULT_MAX_GAME_BYTES, parse_game};
 
 #[test]
@@ -46,20 +48,6 @@ fn every_corpus_game_is_accounted_for() {
     );
 }
 
-/// The counts of validate's summary: games, valid, with errors,
-/// unsupported.
-fn summary(stderr: &str) -> [u64; 4] {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("pgnkit validate: ") && l.contains(" games: "))
-        .unwrap_or_else(|| panic!("no summary in {stderr}"));
-    let numbers: Vec<u64> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|w| w.parse().ok())
-        .collect();
-    [numbers[0], numbers[1], numbers[3], numbers[4]]
-}
-
 /// `validate` over every file of the shared data (the corpus and broken
 /// files in one run, each big archive in its own): games = valid + with
 /// errors + unsupported, and one job and two give the same output, read
@@ -90,7 +78,7 @@ fn validate_accounts_for_every_game_at_every_jobs() {
         let one = run("1");
         let two = run("2");
         assert!(one == two, "{paths:?}: --jobs 1 and 2 differ");
-        let [games, valid, errors, unsupported] = summary(&one.2);
+        let [games, valid, _, errors, unsupported] = validate_counts(&one.2);
         assert!(games > 0, "{paths:?}");
         assert_eq!(games, valid + errors + unsupported, "{paths:?}");
         eprintln!("{games} games in {} files accounted for", paths.len());

@@ -7,7 +7,7 @@
 
 mod cli_support;
 
-use cli_support::{Out, pgnkit, temp_file};
+use cli_support::{Out, pgnkit, temp_file, validate_counts};
 
 /// `validate` of `text` (written to a file of the test `test`) with one
 /// and with two workers: the outputs must be the same.
@@ -26,25 +26,6 @@ fn validate(test: &str, text: &[u8], extra: &[&str]) -> Out {
     assert_eq!(one.stdout, two.stdout, "{test}: output by --jobs");
     assert_eq!(one.stderr, two.stderr, "{test}: diagnostics by --jobs");
     one
-}
-
-/// The counts of the summary line: games, valid, with warnings, with
-/// errors, unsupported. Asserts that they add up.
-fn summary(out: &Out) -> [u64; 5] {
-    let line = out
-        .stderr
-        .lines()
-        .find(|l| l.starts_with("pgnkit validate:") && !l.contains("on the board"))
-        .unwrap_or_else(|| panic!("no summary in {}", out.stderr));
-    let numbers: Vec<u64> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    let [games, valid, warned, errors, unsupported] = numbers[..] else {
-        panic!("summary {line}");
-    };
-    assert_eq!(games, valid + errors + unsupported, "{line}");
-    [games, valid, warned, errors, unsupported]
 }
 
 /// A tag section of seven tags for game `i`, ending in a blank line.
@@ -70,7 +51,7 @@ fn tag_sections_without_movetext_are_games() {
     }
     let out = validate("tag-sections", text.as_bytes(), &[]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(summary(&out), [605, 605, 484, 0, 0]);
+    assert_eq!(validate_counts(&out.stderr), [605, 605, 484, 0, 0]);
     // Each game has its own tags: the names are those of its section.
     let warnings: Vec<&str> = out
         .stderr
@@ -96,7 +77,12 @@ fn a_blank_line_inside_a_tag_section_keeps_one_game() {
     }
     let out = validate("chessbase-blank", text.as_bytes(), &[]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(summary(&out), [50, 50, 0, 0, 0], "{}", out.stderr);
+    assert_eq!(
+        validate_counts(&out.stderr),
+        [50, 50, 0, 0, 0],
+        "{}",
+        out.stderr
+    );
 }
 
 /// A tag name repeated in one section: a warning at the second, naming the
@@ -119,7 +105,7 @@ fn a_repeated_tag_is_reported_with_both_lines() {
             .as_str()
         )
     );
-    assert_eq!(summary(&out), [1, 1, 1, 0, 0]);
+    assert_eq!(validate_counts(&out.stderr), [1, 1, 1, 0, 0]);
 }
 
 /// Annotated engine output: paragraphs of movetext apart by blank lines,
@@ -139,7 +125,12 @@ fn blank_lines_inside_movetext_are_white_space() {
     for (name, text) in [("crafty", text), ("crafty-crcrlf", doubled)] {
         let out = validate(name, text.as_bytes(), &[]);
         assert_eq!(out.code, 0, "{name}: {}", out.stderr);
-        assert_eq!(summary(&out), [40, 40, 0, 0, 0], "{name}: {}", out.stderr);
+        assert_eq!(
+            validate_counts(&out.stderr),
+            [40, 40, 0, 0, 0],
+            "{name}: {}",
+            out.stderr
+        );
         assert!(
             out.stderr.contains("40 checkmate"),
             "{name}: {}",
@@ -170,7 +161,12 @@ fn byte_order_marks_and_form_feeds_are_white_space() {
     text.extend(export(3));
     let out = validate("bom-ff", &text, &[]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(summary(&out), [6, 6, 0, 0, 0], "{}", out.stderr);
+    assert_eq!(
+        validate_counts(&out.stderr),
+        [6, 6, 0, 0, 0],
+        "{}",
+        out.stderr
+    );
     let json = validate("bom-ff-json", &text, &["--format", "json", "--strict"]);
     assert_eq!(json.stdout, "", "no diagnostics");
 }

@@ -8,7 +8,7 @@ mod cli_support;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use cli_support::{Out, pgnkit, temp_file};
+use cli_support::{Out, pgnkit, temp_file, validate_counts};
 
 /// `n` games of a few plies each, every 97th with an illegal move, about
 /// 100 bytes a game: several batches of text for a few thousand games.
@@ -47,20 +47,6 @@ fn zstd(text: &[u8]) -> Vec<u8> {
     zstd::encode_all(text, 3).expect("zstd")
 }
 
-/// The counts of validate's summary: games, valid, with errors,
-/// unsupported.
-fn summary(stderr: &str) -> [u64; 4] {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("pgnkit validate: ") && l.contains(" games: "))
-        .unwrap_or_else(|| panic!("no summary in {stderr}"));
-    let numbers: Vec<u64> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|w| w.parse().ok())
-        .collect();
-    [numbers[0], numbers[1], numbers[3], numbers[4]]
-}
-
 /// Runs `args` on `paths` with 1, 2 and 4 jobs; asserts that the output is
 /// the same and that every game is accounted for; returns the run with
 /// one job.
@@ -79,7 +65,7 @@ fn same_for_every_jobs(args: &[&str], paths: &[&Path]) -> Out {
         assert_eq!(other.stderr, one.stderr, "{args:?} --jobs {jobs}: stderr");
     }
     if args[0] == "validate" {
-        let [games, valid, errors, unsupported] = summary(&one.stderr);
+        let [games, valid, _, errors, unsupported] = validate_counts(&one.stderr);
         assert_eq!(games, valid + errors + unsupported, "{}", one.stderr);
     }
     one
@@ -155,7 +141,7 @@ fn a_read_error_keeps_the_games_before_it_for_every_jobs() {
         assert_eq!(out.code, 2, "{}: {}", case.name, out.stderr);
         let (line, last) = read_error(&out.stderr, &path);
         assert!(line.contains(case.reason), "{line}");
-        let [games, valid, ..] = summary(&out.stderr);
+        let [games, valid, ..] = validate_counts(&out.stderr);
         assert_eq!(games, last, "{}: {}", case.name, line);
         let expected = if case.name.starts_with("garbage") {
             30_000
@@ -180,7 +166,7 @@ fn a_read_error_keeps_the_games_before_it_for_every_jobs() {
 
         // The input after a failed one is read.
         let out = same_for_every_jobs(&["validate"], &[&path, &whole]);
-        let [both, ..] = summary(&out.stderr);
+        let [both, ..] = validate_counts(&out.stderr);
         assert_eq!(both, games + 30_000, "{}", case.name);
     }
 }
@@ -217,5 +203,5 @@ fn no_pgn_in_a_large_prefix_is_not_pgn() {
         "{}",
         out.stderr
     );
-    assert_eq!(summary(&out.stderr)[0], 0);
+    assert_eq!(validate_counts(&out.stderr)[0], 0);
 }

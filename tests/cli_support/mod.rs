@@ -88,3 +88,22 @@ pub fn temp_file(test: &str, name: &str, bytes: &[u8]) -> PathBuf {
     std::fs::write(&path, bytes).expect("write temp file");
     path
 }
+
+/// The counts of `validate`'s summary line in `stderr`: games, valid, with
+/// warnings, with errors, unsupported. Asserts that every game is
+/// accounted for (games = valid + with errors + unsupported).
+pub fn validate_counts(stderr: &str) -> [u64; 5] {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("pgnkit validate: ") && !l.contains("on the board"))
+        .unwrap_or_else(|| panic!("no summary in {stderr}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let [games, valid, warned, errors, unsupported] = numbers[..] else {
+        panic!("summary {line}");
+    };
+    assert_eq!(games, valid + errors + unsupported, "{line}");
+    [games, valid, warned, errors, unsupported]
+}
