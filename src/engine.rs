@@ -225,6 +225,17 @@ pub trait Sink<T> {
     /// A failure to write, which ends the run.
     fn write(&mut self, out: T, read: u64) -> io::Result<ControlFlow<()>>;
 
+    /// An output for the per-game function to fill next, where the run
+    /// makes them one at a time (one job): a sink that keeps a written
+    /// output's buffers hands them back here, cleared, so that a game's
+    /// output grows no new buffer. A new `T` by default.
+    fn fresh(&mut self) -> T
+    where
+        T: Default,
+    {
+        T::default()
+    }
+
     /// The input that [`begin`](Self::begin) announced is done with (read
     /// to its end, stopped, or failed).
     fn end(&mut self) {}
@@ -251,8 +262,9 @@ pub enum EngineError {
 /// The games are handed to the workers in batches; for each batch a
 /// worker makes a fresh state with `init` (a replayer, buffers) and a
 /// fresh output (`T::default()`), passes both to `game` for each of its
-/// games in order, and the output goes to [`Sink::write`]. With one job a
-/// batch is one game.
+/// games in order, and the output goes to [`Sink::write`]. With one job
+/// the games are handed over one at a time: one state from `init` serves
+/// the whole input, and each game fills an output from [`Sink::fresh`].
 ///
 /// A [`ControlFlow::Break`] from the sink ends the run (the input it came
 /// from is ended, the inputs after it are not opened).
@@ -315,7 +327,7 @@ where
         };
         let result = {
             let mut write = |out: T, read: u64| match sink.write(out, read) {
-                Ok(ControlFlow::Continue(())) => Ok(()),
+                Ok(ControlFlow::Continue(())) => Ok(sink.fresh()),
                 Ok(ControlFlow::Break(())) => Err(Stop::Enough),
                 Err(err) => Err(Stop::Write(err)),
             };
@@ -473,8 +485,9 @@ impl From<PipelineError> for Stop {
 }
 
 /// Where the reading of an input passes what the per-game function made
-/// of its next games, in order, with the input bytes read by then.
-type Write<'a, T> = dyn FnMut(T, u64) -> Result<(), Stop> + Send + 'a;
+/// of its next games, in order, with the input bytes read by then; it
+/// gives back an output to fill next ([`Sink::fresh`]).
+type Write<'a, T> = dyn FnMut(T, u64) -> Result<T, Stop> + Send + 'a;
 
 /// The per-game function of a run over one input, making `T`s.
 struct Work<'a, I, G, T> {
@@ -533,9 +546,11 @@ where
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
         let mut last_game = None;
+        // One state for the whole input, and outputs the sink hands back:
+        // a game's buffers are those of the game before.
+        let mut state = (self.init)();
+        let mut out = T::default();
         while let Some(raw) = framer.next_game() {
-            let mut state = (self.init)();
-            let mut out = T::default();
             let raw = match raw {
                 Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err),
                 Err(error) => {
@@ -556,7 +571,7 @@ where
                 record: &[],
             };
             (self.game)(&mut state, &item, &mut out);
-            write(out, read.get())?;
+            out = write(out, read.get())?;
         }
         Ok(())
     }
@@ -582,7 +597,7 @@ where
                 if let Text::Copied(text) = text {
                     free.give(text);
                 }
-                write(out, read)
+                write(out, read).map(drop)
             },
         )
     }
@@ -653,7 +668,7 @@ where
                 };
                 // The text before the piece's end is done with.
                 map.consumed(end, 0);
-                write(out, end as u64)
+                write(out, end as u64).map(drop)
             },
         )
     }
@@ -1036,8 +1051,8 @@ thread_local! {
 }
 
 /// A [`Replayer`] kept by the thread between batches, so that its buffers
-/// and start position outlive a batch (with one job a batch is one game):
-/// the state a per-game function makes for each batch.
+/// and start position outlive a batch: the state a per-game function
+/// makes for each batch.
 pub struct PooledReplayer(Option<Replayer>);
 
 impl PooledReplayer {

@@ -32,6 +32,17 @@ pub struct Done<X = ()> {
     pub extra: X,
 }
 
+impl<X: Default> Done<X> {
+    /// Empties it for the next games, keeping the buffers' capacity.
+    pub fn clear(&mut self) {
+        self.stdout.clear();
+        self.stderr.clear();
+        self.ends.clear();
+        self.stats = Stats::default();
+        self.extra = X::default();
+    }
+}
+
 /// Totals that the batches of a run add up to.
 pub trait Merge {
     /// Adds the totals of the next batch.

@@ -35,6 +35,8 @@ pub struct Writer<'a, X = ()> {
     pub io_error: bool,
     /// The command's own totals.
     pub extra: X,
+    /// A written output, cleared, for the next game ([`Sink::fresh`]).
+    spare: Option<Done<X>>,
 }
 
 impl<'a, X: Default> Writer<'a, X> {
@@ -53,6 +55,7 @@ impl<'a, X: Default> Writer<'a, X> {
             written: 0,
             io_error: false,
             extra: X::default(),
+            spare: None,
         }
     }
 
@@ -86,13 +89,13 @@ impl<X: Merge> Writer<'_, X> {
     }
 }
 
-impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
+impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
     fn begin(&mut self, name: &str, total: Option<u64>) {
         self.bar = Progress::new(self.when, self.quiet, name, total);
         self.file_start = true;
     }
 
-    fn write(&mut self, done: Done<X>, read: u64) -> io::Result<ControlFlow<()>> {
+    fn write(&mut self, mut done: Done<X>, read: u64) -> io::Result<ControlFlow<()>> {
         if self.records {
             if !done.stderr.is_empty() {
                 self.bar
@@ -109,12 +112,18 @@ impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
         }
         self.bar.advance(read, done.stats.games, done.stats.errors);
         self.stats.add(&done.stats);
-        self.extra.merge(done.extra);
+        self.extra.merge(std::mem::take(&mut done.extra));
+        done.clear();
+        self.spare = Some(done);
         Ok(if self.limit.is_some_and(|n| self.written >= n) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         })
+    }
+
+    fn fresh(&mut self) -> Done<X> {
+        self.spare.take().unwrap_or_default()
     }
 
     fn end(&mut self) {

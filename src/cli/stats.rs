@@ -87,8 +87,10 @@ pub struct Summary {
 }
 
 /// Games by a text: hashed, since every game looks up several (a tree
-/// compared strings at every level), and written in sorted order.
-type Counts = HashMap<String, u64>;
+/// compared strings at every level), and written in sorted order. The
+/// hasher is fast and randomly seeded (names in an archive cannot be
+/// chosen to collide); no output depends on its order.
+type Counts = HashMap<String, u64, foldhash::fast::RandomState>;
 
 fn sorted<S: serde::Serializer>(counts: &Counts, s: S) -> Result<S::Ok, S::Error> {
     counts.iter().collect::<BTreeMap<_, _>>().serialize(s)
