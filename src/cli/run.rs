@@ -103,6 +103,7 @@ impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
             }
             self.written += self.write_records(&done)?;
         } else {
+            done.write_spilled(self.out)?;
             self.out.write_all(&done.stdout)?;
             if !done.stderr.is_empty() {
                 self.bar.suspend(|| {
