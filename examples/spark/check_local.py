@@ -62,7 +62,7 @@ def main():
     try:
         with tempfile.TemporaryDirectory() as out:
             recipe = argparse.Namespace(pgnkit=binary, out=out, shard_bytes=args.shard_bytes,
-                                        jobs=1, files=files)
+                                        max_shards=8, jobs=1, files=files)
             started = time.monotonic()
             total = pgnkit_spark.run(spark, recipe)
             on_spark = time.monotonic() - started
@@ -73,7 +73,7 @@ def main():
     finally:
         spark.stop()
 
-    tasks = len(list(pgnkit_spark.tasks(files, args.shard_bytes)))
+    tasks = len(list(pgnkit_spark.tasks(files, args.shard_bytes, 8)))
     failures = []
     keys = [(r[0], r[1]) for r in rows]
     if len(set(keys)) != len(keys):

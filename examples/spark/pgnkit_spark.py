@@ -1,8 +1,9 @@
 """Run pgnkit over PGN archives on Apache Spark, in exact shards.
 
 The driver lists the input files and makes one task per (file, K, N): a
-plain file of S bytes is cut into N = ceil(S / --shard-bytes) shards, any
-other file (compressed) is one task. Each task runs
+plain file of S bytes is cut into N = ceil(S / --shard-bytes) shards, but
+no more than --max-shards (shard K frames the K-1 shards before it: see
+docs/distributed.md), any other file (compressed) is one task. Each task runs
 
     pgnkit tags --format jsonl --fields ... --shard K/N FILE
     pgnkit stats --json --shard K/N FILE
@@ -60,11 +61,13 @@ SCHEMA = T.StructType(
 PLAIN_SUFFIXES = (".pgn",)
 
 
-def tasks(files, shard_bytes):
+def tasks(files, shard_bytes, max_shards=8):
     """(file, K, N) for every shard of every file."""
     for path in files:
         size = os.path.getsize(path)
-        n = max(1, math.ceil(size / shard_bytes)) if path.endswith(PLAIN_SUFFIXES) else 1
+        n = 1
+        if path.endswith(PLAIN_SUFFIXES):
+            n = min(max(1, math.ceil(size / shard_bytes)), max_shards)
         for k in range(1, n + 1):
             yield (path, k, n)
 
@@ -118,6 +121,8 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="directory for games.parquet and stats.json")
     parser.add_argument("--shard-bytes", type=int, default=256 << 20,
                         help="bytes of a plain file per task (default 256 MiB)")
+    parser.add_argument("--max-shards", type=int, default=8,
+                        help="most shards of one plain file (default 8)")
     parser.add_argument("--jobs", type=int, default=1, help="pgnkit threads per task")
     parser.add_argument("--master", default=None, help="Spark master (spark-submit sets it)")
     args = parser.parse_args(argv)
@@ -142,7 +147,8 @@ def run(spark, args):
         binary = subprocess.run(["sh", "-c", f"command -v {binary}"], capture_output=True,
                                 text=True, check=True).stdout.strip()
     sc.addFile(binary)
-    work = list(tasks([os.path.abspath(f) for f in args.files], args.shard_bytes))
+    files = [os.path.abspath(f) for f in args.files]
+    work = list(tasks(files, args.shard_bytes, args.max_shards))
     # One task a partition: Spark hands them to free cores as they come.
     rdd = sc.parallelize(work, len(work)).mapPartitions(run_tasks(os.path.basename(binary), args.jobs))
     # Computed once for both the table and the summaries.
