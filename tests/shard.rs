@@ -122,26 +122,22 @@ fn shards_of_many_inputs_hold_each_game_once() {
     assert_shards_concatenate(&files, 1..=8);
 }
 
-/// The big corpora, decompressed into a temporary directory (once per
-/// test process).
-fn big_corpora() -> Option<Vec<PathBuf>> {
+/// The big corpora `names`, decompressed into a temporary directory of
+/// the test `test`, which the test removes.
+fn big_corpora(test: &str, names: &[&str]) -> Option<(PathBuf, Vec<PathBuf>)> {
     let data = common::data_dir()?;
-    let dir = std::env::temp_dir().join(format!("pgnkit-shard-big-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("pgnkit-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut files = Vec::new();
-    for name in ["pgnmentor-12-players", "tcec-seasons-01-14"] {
+    for name in names {
         let path = dir.join(format!("{name}.pgn"));
-        if !path.exists() {
-            let source = std::fs::File::open(data.join(format!("big/{name}.pgn.zst")))
-                .expect("a big corpus");
-            let part = dir.join(format!("{name}.part"));
-            let mut out = std::fs::File::create(&part).expect("a temp file");
-            zstd::stream::copy_decode(source, &mut out).expect("decompress");
-            std::fs::rename(&part, &path).expect("rename");
-        }
+        let source =
+            std::fs::File::open(data.join(format!("big/{name}.pgn.zst"))).expect("a big corpus");
+        let mut out = std::fs::File::create(&path).expect("a temp file");
+        zstd::stream::copy_decode(source, &mut out).expect("decompress");
         files.push(path);
     }
-    Some(files)
+    Some((dir, files))
 }
 
 /// The output of `args` on `path`, in shard `k` of `n` (whole: `None`).
@@ -173,7 +169,8 @@ const TAGS: &[&str] = &[
 
 #[test]
 fn shards_of_the_big_corpora_concatenate_byte_for_byte() {
-    let Some(files) = big_corpora() else {
+    let names = ["pgnmentor-12-players", "tcec-seasons-01-14"];
+    let Some((dir, files)) = big_corpora("shard-big", &names) else {
         return;
     };
     let started = Instant::now();
@@ -192,6 +189,7 @@ fn shards_of_the_big_corpora_concatenate_byte_for_byte() {
     }
     // The engine's part, not the machine's: a loose bound.
     assert!(started.elapsed() < Duration::from_secs(600));
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -219,7 +217,7 @@ fn shards_of_the_corpus_concatenate_byte_for_byte() {
 
 #[test]
 fn shards_merge_into_the_stats_of_one_run() {
-    let Some(files) = big_corpora() else {
+    let Some((big, files)) = big_corpora("shard-stats-big", &["pgnmentor-12-players"]) else {
         return;
     };
     let file = files[0].to_str().expect("a UTF-8 path");
@@ -240,6 +238,7 @@ fn shards_merge_into_the_stats_of_one_run() {
     let merged = pgnkit_bytes(&merge);
     assert_eq!(merged.code, 0, "{}", merged.stderr);
     assert!(whole.stdout == merged.stdout, "merged stats differ");
+    let _ = std::fs::remove_dir_all(big);
 }
 
 #[test]
