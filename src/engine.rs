@@ -25,6 +25,13 @@
 //! every byte read since the last finished record; a mapped file's record
 //! is the range from its game's first byte to the next game's.
 //!
+//! With [`Options::shard`], the run reads one shard of its inputs (see
+//! [`crate::shard`]): a plain file read in place is split exactly where
+//! a framer over the whole file finds its games (the games before the
+//! shard's first byte are framed, not handed out: [`game_at`]), so games
+//! keep their numbers and lines in the whole file; any other input is read
+//! whole by one shard.
+//!
 //! A game over the framer's size bound reaches the per-game function as an
 //! error ([`Item::game`]); an input that cannot be opened, or not read to
 //! its end, is reported to the sink ([`Sink::failed`]) and the run goes on
@@ -75,11 +82,12 @@ use std::time::Duration;
 
 use crate::input::{self, BytesRead, Input, Mapped};
 use crate::pgn::{
-    Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, RawGame, ReadPgnError, bounded_cuts,
-    frame_piece,
+    Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, Link, RawGame, ReadPgnError,
+    bounded_cuts, frame_piece, game_at,
 };
 use crate::pipeline::{Pipeline, PipelineError};
 use crate::replay::Replayer;
+use crate::shard::{Part, Shard};
 
 /// Bytes of game text per batch handed to a worker. Small enough that a
 /// batch's text and output stay in the cache and that the last batches of
@@ -145,6 +153,10 @@ pub struct Options {
     /// Whether each game comes with its record, the bytes up to the next
     /// game ([`Item::record`]).
     pub records: bool,
+    /// The shard of the inputs to read ([`crate::shard`]); all of them by
+    /// default. A plain file is split only when it is read in place
+    /// ([`Options::map`]).
+    pub shard: Shard,
 }
 
 impl Default for Options {
@@ -156,6 +168,7 @@ impl Default for Options {
             patience: PATIENCE,
             map: true,
             records: false,
+            shard: Shard::whole(),
         }
     }
 }
@@ -288,21 +301,46 @@ where
     let pipeline = Pipeline::new(options.jobs);
     // At most as many texts as batches in flight.
     let free = FreeTexts::default();
-    for path in paths {
+    let parts = (options.shard.count() > 1).then(|| options.shard.parts(&disk_sizes(paths)));
+    for (i, path) in paths.iter().enumerate() {
+        let part = parts.as_ref().and_then(|parts| parts.get(i));
+        if part.is_some_and(Part::is_none) {
+            continue;
+        }
+        // Whether this run reports the input's failures (only one shard
+        // does), and reads it if it is one unit.
+        let first = part.is_none_or(|part| part.first);
         let name = display_name(path);
-        let mut input = match (input::OpenOptions { map: options.map }).open(path) {
+        let open = input::OpenOptions { map: options.map };
+        let opened = match part {
+            Some(_) => open.open_in_place(path),
+            None => open.open(path),
+        };
+        let mut input = match opened {
             Ok(input) => input,
             Err(err) => {
-                sink.failed(Failure::Open(err));
+                if first {
+                    sink.failed(Failure::Open(err));
+                }
                 continue;
             }
         };
+        let split = part
+            .filter(|_| input.mapped_bytes().is_some())
+            .map(|part| part.range.clone());
+        if part.is_some() && split.is_none() && !first {
+            // One unit, read by another shard.
+            continue;
+        }
         if let Some(bytes) = input.mapped_bytes()
             && !looks_like_pgn(
                 bytes.get(..NOT_PGN_BYTES as usize).unwrap_or(bytes),
                 bytes.len(),
             )
         {
+            if !first {
+                continue;
+            }
             sink.begin(&name, input.total_len());
             sink.end();
             sink.failed(Failure::Read {
@@ -320,7 +358,7 @@ where
             game: &game,
             out: PhantomData,
         };
-        let map = if options.map && pipeline.jobs() > 1 {
+        let map = if options.map && (pipeline.jobs() > 1 || split.is_some()) {
             input.take_mapped().map(Arc::new)
         } else {
             None
@@ -332,7 +370,17 @@ where
                 Err(err) => Err(Stop::Write(err)),
             };
             match map {
-                Some(map) => work.pieces(&pipeline, options, &map, &mut write),
+                Some(map) => {
+                    let len = map.bytes().len();
+                    let (start, stop) = match split {
+                        Some(range) => (
+                            game_at(&map, usize::try_from(range.start).unwrap_or(len).min(len)),
+                            usize::try_from(range.end).unwrap_or(len).min(len),
+                        ),
+                        None => (game_at(&map, 0), len),
+                    };
+                    work.pieces(&pipeline, options, &map, start, stop, &mut write)
+                }
                 None if pipeline.jobs() == 1 && !options.records => {
                     work.one_job(input, options.map, &mut write)
                 }
@@ -354,6 +402,24 @@ where
         }
     }
     Ok(())
+}
+
+/// The sizes of the files at `paths` on disk, 0 for standard input and
+/// anything that is not a regular file (or cannot be read): the sizes by
+/// which a shard's share is reckoned.
+fn disk_sizes(paths: &[PathBuf]) -> Vec<u64> {
+    paths
+        .iter()
+        .map(|path| {
+            if path == Path::new("-") {
+                return 0;
+            }
+            std::fs::metadata(path)
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .map_or(0, |meta| meta.len())
+        })
+        .collect()
 }
 
 /// The name of an input in messages.
@@ -602,10 +668,12 @@ where
         )
     }
 
-    /// Runs the per-game function over a mapped file on the pipeline. The
-    /// file is cut into pieces of [`Options::piece_bytes`] each, shorter
-    /// toward the end ([`tapered_cuts`], down to an eighth: [`TAPER`]), and
-    /// each worker frames its own piece. The pieces are settled in order
+    /// Runs the per-game function over the games of a mapped file that
+    /// start at or after `start` (where a game starts) and before `stop`,
+    /// on the pipeline. The text is cut into pieces of
+    /// [`Options::piece_bytes`] each, shorter toward the end
+    /// ([`tapered_cuts`], down to an eighth: [`TAPER`]), and each worker
+    /// frames its own piece. The pieces are settled in order
     /// ([`Chain`]); a piece whose turn does not come within
     /// [`Options::patience`] is settled by the writer. The writer gives
     /// back the pages of the file before each piece it has passed on.
@@ -614,9 +682,14 @@ where
         pipeline: &Pipeline,
         options: &Options,
         map: &Arc<Mapped>,
+        start: Link,
+        stop: usize,
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
-        let chain = Chain::new();
+        if start.at >= stop && stop > 0 {
+            return Ok(());
+        }
+        let chain = Chain::starting_at(start);
         let patience = options.patience;
         let finish = |framed: FramedPiece| {
             let end = framed.end.at;
@@ -626,7 +699,7 @@ where
         };
         let size = options
             .piece_bytes
-            .unwrap_or_else(|| piece_bytes(map.bytes().len(), pipeline.jobs()))
+            .unwrap_or_else(|| piece_bytes(stop - start.at, pipeline.jobs()))
             .max(1);
         // Larger pieces, fewer of them in flight: about the text the
         // pipeline's batches would hold, but two pieces a worker at least.
@@ -635,14 +708,14 @@ where
             .min(pipeline.in_flight());
         let pipeline = pipeline.with_in_flight(in_flight);
         let pieces = bounded_cuts(
-            map.bytes(),
+            &map.bytes()[start.at..stop],
             size,
             size / TAPER,
             pipeline.jobs(),
             PIECE_LINES,
         )
         .enumerate()
-        .map(|(index, piece)| Ok((index as u64, piece)));
+        .map(|(index, piece)| Ok((index as u64, start.at + piece.start..start.at + piece.end)));
         pipeline.run(
             pieces,
             |(index, piece): (u64, Range<usize>)| {

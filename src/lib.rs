@@ -13,7 +13,8 @@
 //! 6. **Engine** — inputs framed into games, a per-game function run on the
 //!    worker threads of the [`pipeline`], results in input order
 //!    ([`engine`]); with the bytes between games, for writing them back
-//!    unchanged.
+//!    unchanged; or one exact shard of the inputs ([`shard`]), for runs
+//!    spread over many cores or machines.
 //!
 //! Beside the layers, [`input`] opens files and stdin, plain or compressed
 //! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
@@ -75,6 +76,7 @@ pub mod reachability;
 pub mod replay;
 pub mod role;
 pub mod setup;
+pub mod shard;
 pub mod square;
 pub mod zobrist;
 

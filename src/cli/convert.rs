@@ -38,7 +38,8 @@ use super::run::{Writer, execute};
   pgnkit convert --to uci --no-tags games.pgn
   pgnkit convert --to de-lan -o deutsch.pgn games.pgn
   pgnkit convert --to lan games.pgn | pgnkit convert --from lan --to san
-  pgnkit convert --to json games.pgn > games.jsonl")]
+  pgnkit convert --to json games.pgn > games.jsonl
+  pgnkit convert --to json --shard 3/8 games.pgn > games-3.jsonl")]
 pub struct ConvertArgs {
     #[command(flatten)]
     inputs: Inputs,
@@ -193,6 +194,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         letters: args.from.letters(),
         lints: false,
     };
+    anyhow::ensure!(
+        args.from != From::Json || args.inputs.shard.is_none(),
+        "--shard reads PGN, not --from json lines"
+    );
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
     if args.from == From::Json {
         let errors = from_json(args, &pgn_options, &options, &mut out)?;

@@ -37,7 +37,8 @@ use super::run::{Writer, execute};
   pgnkit fen games.pgn
   pgnkit fen --ply 10 --with White,Black games.pgn
   pgnkit fen --move 5b --epd games.pgn
-  pgnkit fen --all games.pgn | head -n 20",
+  pgnkit fen --all games.pgn | head -n 20
+  pgnkit fen --shard 1/2 games.pgn > 1.fen && pgnkit fen --shard 2/2 games.pgn > 2.fen",
     mut_arg("lang", |a| a.help("Piece-letter alphabet: auto, en, de (B = Bauer)")),
 )]
 pub struct FenArgs {

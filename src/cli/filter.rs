@@ -74,7 +74,8 @@ use super::run::{Writer, execute};
   pgnkit filter -e 'WhiteElo < BlackElo and winner = white' games.pgn
   pgnkit filter -e 'status = stalemate' --count games.pgn
   pgnkit filter -e 'reaches \"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w\"' games.pgn
-  pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn",
+  pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn
+  pgnkit filter -e 'plies > 40' --shard 2/2 games.pgn > long-2.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),

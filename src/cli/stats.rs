@@ -34,7 +34,8 @@ use super::run::{Writer, execute};
     after_help = "Examples:
   pgnkit stats games.pgn
   pgnkit stats --top 3 games.pgn
-  pgnkit stats --json games.pgn > part.json && pgnkit stats --merge part.json part.json",
+  pgnkit stats --json games.pgn > part.json && pgnkit stats --merge part.json part.json
+  pgnkit stats --json --shard 1/2 games.pgn > 1.json && pgnkit stats --json --shard 2/2 games.pgn > 2.json && pgnkit stats --merge 1.json 2.json",
     mut_arg("files", |a| a.help(
         "PGN files, plain or compressed (`-` or none: standard input); with --merge: JSON summaries"
     )),
@@ -247,6 +248,10 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
         anyhow::ensure!(
             !args.inputs.files.is_empty(),
             "--merge needs JSON summaries to merge"
+        );
+        anyhow::ensure!(
+            args.inputs.shard.is_none(),
+            "--shard reads PGN: merge the shards' summaries whole"
         );
         for path in &args.inputs.files {
             let text =

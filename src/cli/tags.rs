@@ -36,7 +36,8 @@ use super::run::{Writer, execute};
     after_help = "Examples:
   pgnkit tags --fields White,WhiteDays games.pgn | sort -t$'\\t' -k2n
   pgnkit tags --header --fields game,White,Black,Result,plies,status games.pgn
-  pgnkit tags --format csv --fields Event,Date,White,Black games.pgn > games.csv",
+  pgnkit tags --format csv --fields Event,Date,White,Black games.pgn > games.csv
+  pgnkit tags --format csv --fields game,White --shard 1/2 games.pgn > a.csv && pgnkit tags --format csv --fields game,White --shard 2/2 games.pgn >> a.csv",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed fields")),
@@ -110,11 +111,14 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         letters: args.common.lang.policy(),
         lints: false,
     };
-    let header = match args.format {
-        TableFormat::Tsv => args.header,
-        TableFormat::Csv => !args.no_header,
-        TableFormat::Jsonl => false,
-    };
+    // Only the first shard has a header: the shards' outputs concatenate
+    // into the output of one run.
+    let header = args.inputs.shard().is_first()
+        && match args.format {
+            TableFormat::Tsv => args.header,
+            TableFormat::Csv => !args.no_header,
+            TableFormat::Jsonl => false,
+        };
     let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     if header {
         let names: Vec<Vec<Option<Cow<'_, str>>>> = columns
