@@ -6,7 +6,8 @@ use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, Field, FieldType};
-use pgnkit::replay::ReplayOptions;
+use pgnkit::opening::Classifier;
+use pgnkit::replay::{MainlinePly, ReplayOptions};
 
 use super::Exit;
 use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
@@ -19,10 +20,12 @@ use super::run::{Writer, execute};
 /// One row per game, in input order; a missing tag is an empty cell. Fields
 /// are tag names (exact case: White, WhiteDays, ECO …) or pseudo-fields:
 /// game (number in its input), plies, moves, status, valid, winner, player
-/// (White and Black), elo (WhiteElo and BlackElo), eco, TimeControl.base,
-/// TimeControl.increment, TimeControl.moves. Pseudo-fields from the board
-/// (plies, moves, status, valid) replay the game; tag fields only read its
-/// tags. Names are read as filter expressions read them: a misspelt or
+/// (White and Black), elo (WhiteElo and BlackElo), TimeControl.base,
+/// TimeControl.increment, TimeControl.moves, and from the board plies,
+/// moves, status, valid, eco and opening (the ECO code and name of the
+/// opening the mainline reaches, by the lichess opening table; the tags as
+/// written are ECO and Opening). Pseudo-fields from the board replay the
+/// game; tag fields only read its tags. Names are read as filter expressions read them: a misspelt or
 /// wrongly-cased name (white, Elo) is an error with the field meant, and
 /// tag:Name names any tag exactly as spelt.
 ///
@@ -36,7 +39,8 @@ use super::run::{Writer, execute};
     after_help = "Examples:
   pgnkit tags --fields White,WhiteDays games.pgn | sort -t$'\\t' -k2n
   pgnkit tags --header --fields game,White,Black,Result,plies,status games.pgn
-  pgnkit tags --format csv --fields Event,Date,White,Black games.pgn > games.csv",
+  pgnkit tags --format csv --fields Event,Date,White,Black games.pgn > games.csv
+  pgnkit tags --header --fields game,ECO,eco,opening games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed fields")),
@@ -106,6 +110,9 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     let replay = columns
         .iter()
         .any(|c| c.field.as_ref().is_some_and(Field::needs_replay));
+    let opening = columns
+        .iter()
+        .any(|c| c.field.as_ref().is_some_and(Field::needs_opening));
     let options = ReplayOptions {
         letters: args.common.lang.policy(),
         lints: false,
@@ -130,8 +137,16 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
             return;
         };
         let mut facts = Facts::new(raw.bytes);
-        let replayed = replay.then(|| replayer.replay(&raw, &options));
+        let mut classifier = opening.then(Classifier::new);
+        let replayed = replay.then(|| {
+            replayer.replay_with(&raw, &options, &mut |ply: MainlinePly<'_>| {
+                if let Some(classifier) = &mut classifier {
+                    classifier.push(ply.ply, ply.position);
+                }
+            })
+        });
         facts.replay = replayed.as_ref();
+        facts.opening = classifier.and_then(|c| c.opening());
         let cells: Vec<Vec<Option<Cow<'_, str>>>> = columns
             .iter()
             .map(|c| match &c.field {
