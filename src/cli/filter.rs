@@ -63,7 +63,12 @@ use super::run::{Writer, execute};
 ///   repetition, threefold, fivefold, fifty, seventyfive).
 ///   Positions (some mainline position, the start included):
 ///   reaches "FEN" (placement and side to move; the side may be left out),
-///   material KQ vs KR (exactly these pieces, White's first).
+///   material KQ vs KR (exactly these pieces, White's first);
+///   material "PATTERN" as pgn-extract -z reads a line: [HALF-MOVES]
+///   PIECES PIECES, either side first, K optional, L a minor piece; after
+///   a letter * any, + one or more, d, d+, d-, or against the other side
+///   = # > < d> d< >= <= d>= d<=; a letter left out is absent; the material
+///   lasts HALF-MOVES (2) moves: material "rp nb", "10 r2p+ r=p*".
 ///   Combine with and, or, not and parentheses; true matches everything.
 ///
 /// Exit status: 0 some game matched, 1 none matched, 2 usage or I/O error
@@ -77,6 +82,7 @@ use super::run::{Writer, execute};
   pgnkit filter -e 'WhiteElo < BlackElo and winner = white' games.pgn
   pgnkit filter -e 'opening ~ sicilian and eco in B80..B99' games.pgn
   pgnkit filter -e 'status = stalemate' --count games.pgn
+  pgnkit filter -e 'material \"q*r+l*p+ q=r1<=l2>=p1<\"' games.pgn
   pgnkit filter -e 'reaches \"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w\"' games.pgn
   pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
@@ -210,9 +216,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
                         if let Some(classifier) = &mut classifier {
                             classifier.push(ply.ply, ply.position);
                         }
-                        for (hit, test) in hits.iter_mut().zip(positions) {
-                            *hit = *hit || test.matches(ply.position, &line);
-                        }
+                        line.test(positions, ply.position, &mut hits);
                     };
                     replay = replayer.replay_with(&raw, &options, &mut visit);
                     facts.replay = Some(&replay);

@@ -8,6 +8,7 @@
 //! unary     := "not" unary | primary
 //! primary   := "(" or ")" | "valid" | "true"
 //!            | "reaches" STRING | "material" PIECES "vs" PIECES
+//!            | "material" STRING
 //!            | FIELD OP (VALUE | FIELD) | FIELD ("=~" | "!~") REGEX
 //!            | FIELD "in" LOW..HIGH
 //! OP        := "=" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "~"
@@ -63,7 +64,10 @@
 //! - `reaches "FEN"` holds when the mainline (start position included)
 //!   passes through the placement, with the side to move when given;
 //!   `material KQ vs KR` when some mainline position has exactly these
-//!   pieces, White's first.
+//!   pieces, White's first; `material "rp nb"` is a [`MaterialPattern`]
+//!   as pgn-extract's `-z` reads it (either side, wildcards, counts
+//!   relative to the other side, lasting 2 half-moves unless a number
+//!   before the sides says otherwise).
 //! - `threefold`, `fifty` and `underpromotion` hold when somewhere in the
 //!   mainline a position occurs a third time, 50 moves by each side pass
 //!   without capture or pawn move, or a pawn is promoted to a rook, bishop
@@ -91,6 +95,7 @@
 
 mod date;
 mod field;
+mod material;
 mod parse;
 mod position;
 mod time_control;
@@ -102,6 +107,7 @@ use regex::Regex;
 pub use self::{
     date::{ParseDateError, PgnDate},
     field::{Field, FieldType, KNOWN_TAGS, TimeControlPart, UnknownField},
+    material::{DEFAULT_STABILITY, MaterialPattern, ParsePatternError},
     parse::{ParseFilterError, ParseFilterErrorKind, statuses},
     position::{Line, ParseMaterialError, PositionTest},
     time_control::{ParseTimeControlError, Period, TimeControl},
