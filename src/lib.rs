@@ -8,9 +8,11 @@
 //!    figurines), parsed without a position.
 //! 3. **PGN syntax** — a streaming nom grammar that knows no chess rules.
 //! 4. **Replay** — games played through the rules core.
-//! 5. **Filter** — an expression language selecting games by tags, replay
+//! 5. **Openings** — the ECO code and name of a game from the positions
+//!    it reaches ([`opening`]).
+//! 6. **Filter** — an expression language selecting games by tags, replay
 //!    results and positions ([`filter`]).
-//! 6. **Engine** — inputs framed into games, a per-game function run on the
+//! 7. **Engine** — inputs framed into games, a per-game function run on the
 //!    worker threads of the [`pipeline`], results in input order
 //!    ([`engine`]); with the bytes between games, for writing them back
 //!    unchanged; or one exact shard of the inputs ([`shard`]), for runs
@@ -68,6 +70,7 @@ pub mod input;
 mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod opening;
 pub mod perft;
 pub mod pgn;
 pub mod pipeline;

@@ -193,11 +193,20 @@ where
     I: Fn() -> S + Sync,
     G: Fn(&mut S, &Item<'_>, &mut Done<X>) + Sync,
 {
-    match engine::run(&run.options, &run.paths, init, game, writer) {
-        Ok(()) => {}
-        Err(EngineError::Write(err)) => return Err(err).context("writing the output"),
-        Err(EngineError::Pipeline(err)) => return Err(err.into()),
-        Err(err) => return Err(err.into()),
-    }
+    checked(engine::run(&run.options, &run.paths, init, game, writer))?;
     writer.out.flush().context("writing the output")
+}
+
+/// The end of an engine run as the commands report it: a failure to write
+/// the output, or to start the workers.
+///
+/// # Errors
+/// Those failures, with their context.
+pub fn checked(result: Result<(), EngineError>) -> anyhow::Result<()> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(EngineError::Write(err)) => Err(err).context("writing the output"),
+        Err(EngineError::Pipeline(err)) => Err(err.into()),
+        Err(err) => Err(err.into()),
+    }
 }

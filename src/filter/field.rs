@@ -47,8 +47,11 @@ pub enum Field {
     Player,
     /// WhiteElo or BlackElo.
     Elo,
-    /// The ECO tag.
+    /// The ECO code of the opening, found on the board
+    /// ([`crate::opening`]).
     Eco,
+    /// The name of the opening, found on the board.
+    Opening,
     /// `valid` or `invalid` (the replay's verdict).
     Valid,
 }
@@ -181,7 +184,7 @@ pub const KNOWN_TAGS: [(&str, FieldType); 50] = {
 };
 
 /// The pseudo-fields an expression may name, with their fields.
-const PSEUDO_FIELDS: [(&str, Field); 7] = [
+const PSEUDO_FIELDS: [(&str, Field); 8] = [
     ("plies", Field::Plies),
     ("moves", Field::Moves),
     ("status", Field::Status),
@@ -189,6 +192,7 @@ const PSEUDO_FIELDS: [(&str, Field); 7] = [
     ("player", Field::Player),
     ("elo", Field::Elo),
     ("eco", Field::Eco),
+    ("opening", Field::Opening),
 ];
 
 /// The parts of `TimeControl` by name.
@@ -386,16 +390,17 @@ impl Field {
             Field::TimeControl(_) | Field::Plies | Field::Moves | Field::Elo => FieldType::Number,
             Field::Status | Field::Valid => FieldType::Status,
             Field::Winner => FieldType::Winner,
-            Field::Player | Field::Eco => FieldType::Text,
+            Field::Player | Field::Eco | Field::Opening => FieldType::Text,
         }
     }
 
-    /// Whether the field's values are the text of tags, which `~`, `=~`
-    /// and `!~` search; the other fields are computed.
+    /// Whether the field's values are text (of tags, or an opening's code
+    /// and name), which `~`, `=~` and `!~` search; the other fields are
+    /// computed numbers and states.
     pub fn is_tag_text(&self) -> bool {
         matches!(
             self,
-            Field::Tag(_) | Field::Player | Field::Elo | Field::Eco
+            Field::Tag(_) | Field::Player | Field::Elo | Field::Eco | Field::Opening
         )
     }
 
@@ -413,6 +418,7 @@ impl Field {
             Field::Player => "player",
             Field::Elo => "elo",
             Field::Eco => "eco",
+            Field::Opening => "opening",
             Field::Valid => "valid",
         };
         Cow::Borrowed(name)
@@ -422,8 +428,19 @@ impl Field {
     pub fn needs_replay(&self) -> bool {
         matches!(
             self,
-            Field::Plies | Field::Moves | Field::Status | Field::Valid
+            Field::Plies
+                | Field::Moves
+                | Field::Status
+                | Field::Valid
+                | Field::Eco
+                | Field::Opening
         )
+    }
+
+    /// Whether the field needs the game's opening ([`Facts::opening`]):
+    /// its mainline positions shown to a [`crate::opening::Classifier`].
+    pub fn needs_opening(&self) -> bool {
+        matches!(self, Field::Eco | Field::Opening)
     }
 
     /// The field's values in a game (two for `player` and `elo`), as text.
@@ -432,7 +449,8 @@ impl Field {
         let one = |v: Option<Cow<'f, str>>| v.into_iter().collect();
         match self {
             Field::Tag(name) => one(tag(name)),
-            Field::Eco => one(tag("ECO")),
+            Field::Eco => one(facts.opening.map(|o| Cow::Borrowed(o.eco))),
+            Field::Opening => one(facts.opening.map(|o| Cow::Borrowed(o.name))),
             Field::Player => tag("White").into_iter().chain(tag("Black")).collect(),
             Field::Elo => tag("WhiteElo").into_iter().chain(tag("BlackElo")).collect(),
             Field::TimeControl(part) => {
@@ -513,6 +531,7 @@ mod tests {
             ("elo", Field::Elo, FieldType::Number),
             ("player", Field::Player, FieldType::Text),
             ("eco", Field::Eco, FieldType::Text),
+            ("opening", Field::Opening, FieldType::Text),
             ("status", Field::Status, FieldType::Status),
             ("winner", Field::Winner, FieldType::Winner),
         ];
@@ -563,7 +582,7 @@ mod tests {
             (
                 "game",
                 "unknown field `game` (fields: tags such as White or WhiteElo, tag:Name, \
-                 plies, moves, status, winner, player, elo, eco, \
+                 plies, moves, status, winner, player, elo, eco, opening, \
                  TimeControl.base, .increment, .moves)",
             ),
         ];
