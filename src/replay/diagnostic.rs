@@ -138,6 +138,10 @@ pub enum DiagnosticKind {
     BadResultTag(String),
     /// No termination marker at the end of the movetext.
     MissingResult,
+    /// No move and no termination marker: a tag section alone (a round
+    /// published before its games were played, an export of games without
+    /// moves), read as a game of its own.
+    NoMoves,
     /// The recorded result contradicts how the game ended on the board.
     ResultContradicts {
         /// The recorded result (marker, else tag).
@@ -195,6 +199,7 @@ impl DiagnosticKind {
             DiagnosticKind::ResultMismatch { .. } => "result-mismatch",
             DiagnosticKind::BadResultTag(_) => "bad-result-tag",
             DiagnosticKind::MissingResult => "missing-result",
+            DiagnosticKind::NoMoves => "no-moves",
             DiagnosticKind::ResultContradicts { .. } => "result-contradicts",
             DiagnosticKind::UnknownResultOnFinishedBoard(_) => "unknown-result",
             DiagnosticKind::MovesAfterGameOver(_) => "moves-after-end",
@@ -300,6 +305,7 @@ impl fmt::Display for DiagnosticKind {
                 )
             }
             DiagnosticKind::MissingResult => f.write_str("no game termination marker"),
+            DiagnosticKind::NoMoves => f.write_str("no moves and no game termination marker"),
             DiagnosticKind::ResultContradicts {
                 recorded,
                 termination: Termination::Checkmate { winner },

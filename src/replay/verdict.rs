@@ -112,9 +112,21 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             );
         }
         if marker.is_none() && self.options.lints {
+            // A tag section alone is said to be one.
+            let played_none = self.replay.plies == 0
+                && !self
+                    .replay
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Error);
+            let kind = if played_none {
+                DiagnosticKind::NoMoves
+            } else {
+                DiagnosticKind::MissingResult
+            };
             self.push(
                 Severity::Warning,
-                DiagnosticKind::MissingResult,
+                kind,
                 Span::new(self.source.len(), self.source.len()),
             );
         }
