@@ -58,6 +58,7 @@ pub mod board;
 pub mod castling;
 pub mod color;
 pub mod convert;
+pub mod dedup;
 pub mod diagram;
 pub mod encoding;
 pub mod engine;

@@ -35,6 +35,20 @@ pub struct Writer<'a, X = ()> {
     pub io_error: bool,
     /// The command's own totals.
     pub extra: X,
+    /// Where the records go instead of the output, if the command sends
+    /// each one itself.
+    route: Option<&'a mut (dyn Route<X> + Send)>,
+}
+
+/// Where a command that writes each output record itself (`dedup`,
+/// `split`) sends them: called for every record, in input order.
+pub trait Route<X> {
+    /// Sends the `nth` record of a batch, whose totals are `extra`; returns
+    /// whether it was written.
+    ///
+    /// # Errors
+    /// The record cannot be written, which ends the run.
+    fn route(&mut self, extra: &X, nth: usize, record: &[u8]) -> io::Result<bool>;
 }
 
 impl<'a, X: Default> Writer<'a, X> {
@@ -53,6 +67,15 @@ impl<'a, X: Default> Writer<'a, X> {
             written: 0,
             io_error: false,
             extra: X::default(),
+            route: None,
+        }
+    }
+
+    /// Sends each output record to `route` instead of the output.
+    pub fn route(self, route: &'a mut (dyn Route<X> + Send)) -> Writer<'a, X> {
+        Writer {
+            route: Some(route),
+            ..self
         }
     }
 
@@ -98,7 +121,17 @@ impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
                 self.bar
                     .suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
             }
-            self.written += self.write_records(&done)?;
+            match self.route.as_mut() {
+                Some(route) => {
+                    let mut start = 0;
+                    for (nth, &end) in done.ends.iter().enumerate() {
+                        let record = done.stdout.get(start..end).unwrap_or_default();
+                        self.written += u64::from(route.route(&done.extra, nth, record)?);
+                        start = end;
+                    }
+                }
+                None => self.written += self.write_records(&done)?,
+            }
         } else {
             self.out.write_all(&done.stdout)?;
             if !done.stderr.is_empty() {

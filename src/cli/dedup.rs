@@ -1,0 +1,308 @@
+//! `pgnkit dedup`: drop (or keep only) the duplicate games of any number
+//! of files, and report every group of copies.
+
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use clap::{Args, ValueEnum};
+use pgnkit::dedup::{Criterion, Finder, Fingerprint, Found, Location, fingerprint};
+use pgnkit::engine::{Item, PooledReplayer};
+use pgnkit::replay::ReplayOptions;
+
+use super::Exit;
+use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
+use super::output::{Joined, Output};
+use super::report::{Done, Merge};
+use super::run::{Route, Writer, execute};
+
+/// Drop duplicate games, or write only the duplicates, byte for byte.
+///
+/// Games are compared across all the files, in the order given; the first
+/// game of each group of copies is kept and every later copy is a
+/// duplicate. What is the same game (--by):
+///   exact   the same moves and the same tags (default)
+///   moves   the same moves, whatever the tags
+///   likely  the same players and date with the moves of one game a prefix
+///           of the other's (a copy cut short), or the same players and
+///           final position
+/// "The same moves" is the same start position and mainline moves as
+/// played on the board: notation, comments, variations and move numbers do
+/// not matter. Tags are compared as a set, values trimmed; players by the
+/// letters and digits of their names, case ignored, and only when both are
+/// known; dates only when the year is known.
+///
+/// Each game gets a 128-bit key, made in one replay, and the keys are
+/// sorted in memory up to --memory, past it in runs on disk (--temp-dir)
+/// that are merged at the end; a second pass writes the games. Memory
+/// stays flat whatever the number of games, beside one bit per game.
+///
+/// A summary goes to standard error. Exit status: 0 done, 2 usage or I/O
+/// error.
+#[derive(Debug, Args)]
+#[command(
+    verbatim_doc_comment,
+    after_help = "Examples:
+  pgnkit dedup games.pgn games.pgn -o unique.pgn
+  pgnkit dedup --by moves --report groups.txt games.pgn games.pgn > unique.pgn
+  pgnkit dedup --only-duplicates --by likely games.pgn games.pgn > copies.pgn
+  pgnkit dedup --memory 64 --temp-dir . games.pgn games.pgn > unique.pgn",
+    mut_arg("files", |a| a.help(PGN_FILES)),
+    mut_arg("jobs", |a| a.help(WORKERS)),
+    mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
+)]
+pub struct DedupArgs {
+    #[command(flatten)]
+    inputs: Inputs,
+    /// What is the same game.
+    #[arg(long, value_enum, default_value_t)]
+    by: By,
+    /// Write only the duplicates (every copy after the first), not the
+    /// games kept.
+    #[arg(short = 'd', long)]
+    only_duplicates: bool,
+    /// Write each group of copies to FILE: every copy as file:line with its
+    /// game number, the groups in the order of their first games.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    /// Write no games (with --report: only the report).
+    #[arg(long)]
+    no_games: bool,
+    /// Megabytes of keys kept in memory before sorted runs go to disk.
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    memory: usize,
+    /// Where the sorted runs go (default: the system's temporary
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    temp_dir: Option<PathBuf>,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// `--by`.
+#[derive(Debug, Clone, Copy, Default, ValueEnum)]
+enum By {
+    /// The same moves and tags.
+    #[default]
+    Exact,
+    /// The same moves.
+    Moves,
+    /// The same players and date with one game's moves a prefix of the
+    /// other's, or the same players and final position.
+    Likely,
+}
+
+impl By {
+    fn criterion(self) -> Criterion {
+        match self {
+            By::Exact => Criterion::Exact,
+            By::Moves => Criterion::Moves,
+            By::Likely => Criterion::Likely,
+        }
+    }
+}
+
+/// The games of a batch, with their fingerprints (none for a game that
+/// could not be read); in the run's totals, the finder they go to.
+#[derive(Default)]
+struct Prints {
+    games: Vec<(Location, Option<Fingerprint>)>,
+    finder: Option<Finder>,
+    /// Games added so far.
+    added: u64,
+    error: Option<io::Error>,
+}
+
+impl Merge for Prints {
+    fn merge(&mut self, other: Prints) {
+        let Some(finder) = &mut self.finder else {
+            return;
+        };
+        for (mut at, print) in other.games {
+            at.index = self.added;
+            self.added += 1;
+            if self.error.is_none()
+                && let Err(err) = finder.add(at, print.as_ref())
+            {
+                self.error = Some(err);
+            }
+        }
+    }
+}
+
+/// The input names as the engine shows them.
+fn names(run: &Run) -> Vec<String> {
+    run.paths
+        .iter()
+        .map(|p| {
+            if p == Path::new("-") {
+                "<stdin>".to_string()
+            } else {
+                p.display().to_string()
+            }
+        })
+        .collect()
+}
+
+/// The second pass: each game's record is written, or not, by its index.
+struct Keep<'f, W> {
+    found: &'f Found,
+    duplicates: bool,
+    index: u64,
+    out: Joined<W>,
+}
+
+impl<W: io::Write> Route<()> for Keep<'_, W> {
+    fn route(&mut self, (): &(), _: usize, record: &[u8]) -> io::Result<bool> {
+        let write = self.found.is_duplicate(self.index) == self.duplicates;
+        self.index += 1;
+        if write {
+            self.out.record(record)?;
+        }
+        Ok(write)
+    }
+}
+
+/// Runs `pgnkit dedup`.
+pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
+    if args.report.as_deref() == Some(Path::new("-")) && !args.no_games {
+        eprintln!("pgnkit: --report - needs --no-games (both would go to standard output)");
+        return Ok(Exit::Usage);
+    }
+    let criterion = args.by.criterion();
+    let options = ReplayOptions {
+        letters: args.common.lang.policy(),
+        lints: false,
+    };
+    let dir = args.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
+    let limit = args.memory.saturating_mul(1 << 20);
+    let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
+    let names = names(&run);
+
+    // Pass 1: a fingerprint of every game, in input order, to the finder.
+    let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Prints>| {
+        done.stats.games += 1;
+        let input = names.iter().position(|n| n == item.name).unwrap_or(0) as u32;
+        let (at, print) = match item.game {
+            Ok(raw) => (
+                Location {
+                    index: 0,
+                    input,
+                    number: raw.number,
+                    line: raw.first_line,
+                },
+                Some(fingerprint(replayer, &raw, &options, criterion)),
+            ),
+            Err(err) => {
+                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                let (number, line) = match err {
+                    pgnkit::ReadPgnError::GameTooLarge {
+                        number, first_line, ..
+                    } => (*number, *first_line),
+                    _ => (0, 0),
+                };
+                let at = Location {
+                    index: 0,
+                    input,
+                    number,
+                    line,
+                };
+                (at, None)
+            }
+        };
+        done.extra.games.push((at, print));
+    };
+    let mut nowhere = io::sink();
+    let mut writer: Writer<'_, Prints> = Writer::new(&mut nowhere, &run);
+    writer.extra.finder = Some(Finder::new(criterion, limit, &dir));
+    execute(&run, &mut writer, PooledReplayer::take, game)?;
+    if writer.io_error {
+        return Ok(Exit::Usage);
+    }
+    let games = writer.stats.games;
+    let mut prints = std::mem::take(&mut writer.extra);
+    if let Some(err) = prints.error.take() {
+        return Err(err).with_context(|| format!("sorting keys in {}", dir.display()));
+    }
+    let finder = prints.finder.take().context("no finder")?;
+    let mut found = finder
+        .finish()
+        .with_context(|| format!("sorting keys in {}", dir.display()))?;
+
+    // The report.
+    if let Some(path) = &args.report {
+        let mut out = Output::open(Some(path), &run.paths)?;
+        write_report(&mut out, &mut found, &names)
+            .with_context(|| format!("writing {}", path.display()))?;
+        out.finish()?;
+    }
+
+    // Pass 2: the games kept (or the duplicates), byte for byte.
+    let mut written = 0;
+    if !args.no_games {
+        let out = Output::open(args.common.output.path(), &run.paths)?;
+        let run = run.clone().records().quiet(true);
+        let mut keep = Keep {
+            found: &found,
+            duplicates: args.only_duplicates,
+            index: 0,
+            out: Joined::new(out),
+        };
+        let copy = |(): &mut (), item: &Item<'_>, done: &mut Done| {
+            done.stdout.extend_from_slice(item.record);
+            done.ends.push(done.stdout.len());
+        };
+        let mut nowhere = io::sink();
+        let mut writer: Writer<'_, ()> = Writer::new(&mut nowhere, &run).route(&mut keep);
+        execute(&run, &mut writer, || (), copy)?;
+        written = writer.written;
+        let io_error = writer.io_error;
+        keep.out
+            .out
+            .close(if io_error { Exit::Usage } else { Exit::Ok })?;
+        if io_error {
+            return Ok(Exit::Usage);
+        }
+    }
+    if !run.quiet {
+        eprintln!(
+            "pgnkit dedup: {games} games: {} duplicates in {} groups ({}), {written} written{}",
+            found.duplicates(),
+            found.groups(),
+            match criterion {
+                Criterion::Exact => "same moves and tags",
+                Criterion::Moves => "same moves",
+                Criterion::Likely => "likely",
+            },
+            match found.runs() {
+                0 => String::new(),
+                n => format!("; {n} sorted runs on disk"),
+            }
+        );
+    }
+    Ok(Exit::Ok)
+}
+
+/// Writes the groups: a line for each group, then each copy as
+/// `file:line: game N` (the first marked `kept`).
+fn write_report(out: &mut dyn io::Write, found: &mut Found, names: &[String]) -> io::Result<()> {
+    let mut group = None;
+    let mut n = 0u64;
+    for member in found.members()? {
+        let member = member?;
+        if group != Some((member.first, member.reason)) {
+            group = Some((member.first, member.reason));
+            n += 1;
+            writeln!(out, "group {n}: {}", member.reason.describe())?;
+        }
+        let at = member.at;
+        let name = names.get(at.input as usize).map_or("?", String::as_str);
+        let fate = if found.is_duplicate(at.index) {
+            "duplicate"
+        } else {
+            "kept"
+        };
+        writeln!(out, "  {name}:{}: game {} ({fate})", at.line, at.number)?;
+    }
+    Ok(())
+}
