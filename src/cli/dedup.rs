@@ -11,7 +11,7 @@ use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::replay::ReplayOptions;
 
 use super::Exit;
-use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
+use super::args::{Common, Inputs, Run, WORKERS};
 use super::output::{Joined, Output};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
@@ -37,8 +37,9 @@ use super::run::{Route, Writer, execute};
 /// that are merged at the end; a second pass writes the games. Memory
 /// stays flat whatever the number of games, beside one bit per game.
 ///
-/// A summary goes to standard error. Exit status: 0 done, 2 usage or I/O
-/// error.
+/// The inputs are read twice, so they are files (plain or compressed),
+/// not standard input. A summary goes to standard error. Exit status: 0
+/// done, 2 usage or I/O error.
 #[derive(Debug, Args)]
 #[command(
     verbatim_doc_comment,
@@ -46,8 +47,8 @@ use super::run::{Route, Writer, execute};
   pgnkit dedup games.pgn games.pgn -o unique.pgn
   pgnkit dedup --by moves --report groups.txt games.pgn games.pgn > unique.pgn
   pgnkit dedup --only-duplicates --by likely games.pgn games.pgn > copies.pgn
-  pgnkit dedup --memory 64 --temp-dir . games.pgn games.pgn > unique.pgn",
-    mut_arg("files", |a| a.help(PGN_FILES)),
+  pgnkit dedup --memory 64K --temp-dir . games.pgn games.pgn > unique.pgn",
+    mut_arg("files", |a| a.help("PGN files, plain or compressed (read twice: not standard input)")),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
 )]
@@ -68,8 +69,9 @@ pub struct DedupArgs {
     /// Write no games (with --report: only the report).
     #[arg(long)]
     no_games: bool,
-    /// Megabytes of keys kept in memory before sorted runs go to disk.
-    #[arg(long, value_name = "MB", default_value_t = 256)]
+    /// Memory for the keys before sorted runs go to disk: bytes, or with
+    /// K, M or G (a number alone is megabytes).
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
     memory: usize,
     /// Where the sorted runs go (default: the system's temporary
     /// directory).
@@ -130,6 +132,25 @@ impl Merge for Prints {
     }
 }
 
+/// A size in bytes: `512K`, `64M`, `2G`, or megabytes (`256`).
+fn parse_size(text: &str) -> Result<usize, String> {
+    let (digits, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((i, _)) => text.split_at(i),
+        None => (text, "M"),
+    };
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => return Err(format!("`{unit}`: the unit is K, M or G")),
+    };
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (512K, 64M, 2G)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
 /// The input names as the engine shows them.
 fn names(run: &Run) -> Vec<String> {
     run.paths
@@ -169,13 +190,17 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
         eprintln!("pgnkit: --report - needs --no-games (both would go to standard output)");
         return Ok(Exit::Usage);
     }
+    if args.inputs.files.is_empty() || args.inputs.files.iter().any(|f| f.as_os_str() == "-") {
+        eprintln!("pgnkit: dedup reads its inputs twice, so it needs files, not standard input");
+        return Ok(Exit::Usage);
+    }
     let criterion = args.by.criterion();
     let options = ReplayOptions {
         letters: args.common.lang.policy(),
         lints: false,
     };
     let dir = args.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
-    let limit = args.memory.saturating_mul(1 << 20);
+    let limit = args.memory;
     let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
     let names = names(&run);
 
@@ -305,4 +330,20 @@ fn write_report(out: &mut dyn io::Write, found: &mut Found, names: &[String]) ->
         writeln!(out, "  {name}:{}: game {} ({fate})", at.line, at.number)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_with_units() {
+        assert_eq!(parse_size("256"), Ok(256 << 20));
+        assert_eq!(parse_size("64K"), Ok(64 << 10));
+        assert_eq!(parse_size("2g"), Ok(2 << 30));
+        assert_eq!(parse_size("0"), Ok(0));
+        for bad in ["", "M", "1T", "-1", "1.5M", "99999999999999999999G"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -46,7 +46,7 @@ use super::run::{Route, Writer, execute};
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
-    group(clap::ArgGroup::new("how").required(true).args(["by_tag", "every", "expr"])),
+    group(clap::ArgGroup::new("how").args(["by_tag", "every", "expr"])),
 )]
 pub struct SplitArgs {
     #[command(flatten)]
@@ -231,7 +231,10 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
             Some(matcher) => How::Expr(Box::new(matcher)),
             None => return Ok(Exit::Usage),
         },
-        _ => unreachable!("clap requires one of --by-tag, --every, -e"),
+        _ => {
+            eprintln!("pgnkit: split needs one of --by-tag NAME, --every N, -e EXPR");
+            return Ok(Exit::Usage);
+        }
     };
     let placeholder = how.placeholder();
     let template = args
@@ -246,8 +249,10 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     }
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Parts>| {
         done.stats.games += 1;
+        // A game over the size bound is reported, and written like the
+        // others: to the part of a game without the tag, or to the rest.
         let part = match (&how, item.game) {
-            (How::Every(_), _) => String::new(),
+            (How::Every(_), Ok(_)) => String::new(),
             (How::Tag(name), Ok(raw)) => {
                 let tags = read_tags(raw.bytes);
                 let value = tags.iter().find(|t| t.is(name)).map(|t| t.value_text());
@@ -257,9 +262,13 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
                 true => "matches".to_string(),
                 false => "rest".to_string(),
             },
-            (_, Err(err)) => {
+            (how, Err(err)) => {
                 let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
-                return;
+                match how {
+                    How::Tag(_) => safe_name(""),
+                    How::Every(_) => String::new(),
+                    How::Expr(_) => "rest".to_string(),
+                }
             }
         };
         done.stdout.extend_from_slice(item.record);

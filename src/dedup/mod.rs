@@ -36,7 +36,7 @@ use std::path::PathBuf;
 
 use crate::pgn::{RawGame, Span, unescape};
 use crate::position::Position;
-use crate::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
+use crate::replay::{Observer, Played, ReplayOptions, Replayer};
 
 use self::sort::{Record, Sorted, Sorter};
 
@@ -101,11 +101,11 @@ pub struct Fingerprint {
     /// The start position and the mainline moves (or, for a game whose
     /// mainline cannot be played to its end, its movetext).
     pub moves: u128,
-    /// The tags, as a set.
+    /// The tags, as a set ([`Criterion::Exact`]; else 0).
     pub tags: u128,
-    /// White and Black, when both are known.
+    /// White and Black, when both are known ([`Criterion::Likely`]).
     pub players: Option<u64>,
-    /// The date, when its year is known.
+    /// The date, when its year is known ([`Criterion::Likely`]).
     pub date: Option<u64>,
     /// The final position's Zobrist key, when the mainline was played to
     /// its end.
@@ -185,36 +185,57 @@ fn move_code(played: Played) -> u16 {
     }
 }
 
-/// The observer that fingerprints a game during its replay.
+/// The observer that fingerprints a game during its replay: the tags as
+/// an order-free sum of hashes of each pair, and the mainline moves.
 struct Seen<'a> {
-    tags: Vec<(&'a [u8], &'a [u8])>,
+    /// Whether the tags are hashed ([`Criterion::Exact`]).
+    hash_tags: bool,
+    tags: u128,
+    white: Option<&'a [u8]>,
+    black: Option<&'a [u8]>,
+    date: Option<&'a [u8]>,
+    /// Where the tag section ends.
+    tags_end: usize,
     /// Variation depth: moves at depth 0 are the mainline's.
     depth: u32,
+    /// Whether the start position is in the moves' hash.
+    started: bool,
     moves: Hash128,
     line: Vec<u16>,
     keep_line: bool,
 }
 
 impl<'a> Observer<'a> for Seen<'a> {
-    fn tag(&mut self, name: &'a [u8], value: &'a [u8], _: Span) {
-        self.tags.push((name, value));
-    }
-
-    fn mainline_ply(&mut self, ply: MainlinePly<'_>) {
-        if ply.ply == 0 {
-            self.moves.word(ply.position.zobrist_key());
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        let value = trim(value);
+        if self.hash_tags {
+            let mut pair = Hash128::new(4);
+            pair.bytes(name);
+            pair.bytes(&unescape(value));
+            self.tags = self.tags.wrapping_add(pair.finish());
         }
+        match name {
+            b"White" => self.white = Some(value),
+            b"Black" => self.black = Some(value),
+            b"Date" => self.date = Some(value),
+            _ => {}
+        }
+        self.tags_end = span.end;
     }
 
     fn played(
         &mut self,
-        _: &Position,
+        before: &Position,
         played: Played,
         _: &Position,
         _: &crate::MoveToken,
         _: Span,
     ) {
         if self.depth == 0 {
+            if !self.started {
+                self.started = true;
+                self.moves.word(before.zobrist_key());
+            }
             let code = move_code(played);
             self.moves.word(u64::from(code));
             if self.keep_line {
@@ -237,16 +258,21 @@ fn trim(bytes: &[u8]) -> &[u8] {
     bytes.trim_ascii()
 }
 
-/// A player's name as compared: letters and digits, lower case; `None`
-/// when unknown.
-fn player(value: &[u8]) -> Option<String> {
-    let text = crate::encoding::decode(&unescape(value)).into_owned();
-    let name: String = text
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    (!name.is_empty()).then_some(name)
+/// Adds a player's name as compared to `hash`: its letters and digits,
+/// lower case; `false` (and nothing added) when it has none or is `?`.
+fn player(hash: &mut Hash128, value: &[u8]) -> bool {
+    let raw = unescape(value);
+    let text = crate::encoding::decode(&raw);
+    let mut any = false;
+    let mut buf = [0; 4];
+    for c in text.chars().filter(|c| c.is_alphanumeric()) {
+        for lower in c.to_lowercase() {
+            hash.bytes(lower.encode_utf8(&mut buf).as_bytes());
+            any = true;
+        }
+    }
+    hash.word(u64::MAX);
+    any
 }
 
 /// Fingerprints `raw` by `criterion`, replaying it on `replayer`.
@@ -273,83 +299,69 @@ pub fn fingerprint(
     options: &ReplayOptions,
     criterion: Criterion,
 ) -> Fingerprint {
+    let likely = criterion == Criterion::Likely;
     let mut seen = Seen {
-        tags: Vec::new(),
+        hash_tags: criterion == Criterion::Exact,
+        tags: 0,
+        white: None,
+        black: None,
+        date: None,
+        tags_end: 0,
         depth: 0,
+        started: false,
         moves: Hash128::new(1),
         line: Vec::new(),
-        keep_line: criterion == Criterion::Likely,
+        keep_line: likely,
     };
     let replay = replayer.observe(raw, options, &mut seen);
-    let tag = |name: &[u8]| {
-        seen.tags
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| trim(v))
-    };
-    let players = match (
-        tag(b"White").and_then(player),
-        tag(b"Black").and_then(player),
-    ) {
-        (Some(white), Some(black)) if white != "?" && black != "?" => {
+    let players = match (seen.white, seen.black) {
+        (Some(white), Some(black)) if likely => {
             let mut hash = Hash128::new(2);
-            hash.bytes(white.as_bytes());
-            hash.bytes(black.as_bytes());
-            Some(hash.finish() as u64)
+            (player(&mut hash, white) && player(&mut hash, black)).then(|| hash.finish() as u64)
         }
         _ => None,
     };
-    let date = tag(b"Date")
-        .filter(|d| d.len() >= 4 && d[..4].iter().all(u8::is_ascii_digit))
+    let date = seen
+        .date
+        .filter(|d| likely && d.len() >= 4 && d[..4].iter().all(u8::is_ascii_digit))
         .map(|d| {
             let mut hash = Hash128::new(3);
             hash.bytes(d);
             hash.finish() as u64
         });
-    let moves = if replay.complete && replay.position.is_some() {
-        seen.moves.finish()
-    } else {
-        seen.line.clear();
-        movetext_hash(raw.bytes, seen.tags.last().map(|(_, v)| *v))
+    let last = replay
+        .position
+        .as_ref()
+        .filter(|_| replay.complete)
+        .map(Position::zobrist_key);
+    let moves = match last {
+        Some(last) => {
+            if !seen.started {
+                // No move: the start position is the final one.
+                seen.moves.word(last);
+            }
+            seen.moves.finish()
+        }
+        None => {
+            seen.line.clear();
+            movetext_hash(raw.bytes.get(seen.tags_end..).unwrap_or_default())
+        }
     };
-    let mut tags: Vec<(&[u8], std::borrow::Cow<'_, [u8]>)> = seen
-        .tags
-        .iter()
-        .map(|(name, value)| (*name, unescape(trim(value))))
-        .collect();
-    tags.sort_unstable();
-    let mut tag_hash = Hash128::new(4);
-    for (name, value) in &tags {
-        tag_hash.bytes(name);
-        tag_hash.bytes(value);
-    }
-    let keep_line = criterion == Criterion::Likely && players.is_some() && date.is_some();
-    if !keep_line {
+    if !likely || players.is_none() || date.is_none() {
         seen.line = Vec::new();
     }
     Fingerprint {
         moves,
-        tags: tag_hash.finish(),
+        tags: seen.tags,
         players,
         date,
-        last: replay
-            .position
-            .as_ref()
-            .filter(|_| replay.complete)
-            .map(Position::zobrist_key),
+        last,
         line: seen.line,
     }
 }
 
-/// The hash of a game's movetext (after the last tag value, if any), with
-/// runs of white space as one space.
-fn movetext_hash(game: &[u8], last_value: Option<&[u8]>) -> u128 {
-    let start = last_value.map_or(0, |v| {
-        let end = (v.as_ptr() as usize + v.len()).saturating_sub(game.as_ptr() as usize);
-        let rest = game.get(end..).unwrap_or_default();
-        end + memchr::memchr(b']', rest).map_or(0, |i| i + 1)
-    });
-    let text = game.get(start..).unwrap_or_default();
+/// The hash of a game's movetext, with runs of white space as one space.
+fn movetext_hash(text: &[u8]) -> u128 {
     let mut norm = Vec::with_capacity(text.len());
     for word in text
         .split(u8::is_ascii_whitespace)

@@ -51,7 +51,7 @@ pub trait Record: Ord + Sized {
 /// for n in (0..100).rev() {
 ///     sorter.push(N(n))?;
 /// }
-/// assert!(sorter.runs() > 10);
+/// assert!(sorter.runs() > 1);
 /// let sorted: Vec<u64> = sorter.finish()?.map(|n| n.map(|n| n.0)).collect::<Result<_, _>>()?;
 /// assert_eq!(sorted, (0..100).collect::<Vec<_>>());
 /// # Ok::<(), std::io::Error>(())
@@ -117,15 +117,31 @@ impl<T: Record> Sorter<T> {
         for item in self.items.drain(..) {
             self.buf.clear();
             item.encode(&mut self.buf);
-            let len = u32::try_from(self.buf.len())
-                .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "record too large"))?;
-            out.write_all(&len.to_le_bytes())?;
-            out.write_all(&self.buf)?;
+            write_record(&mut out, &self.buf)?;
         }
         let mut file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
         file.flush()?;
         self.runs.push(file);
         self.used = 0;
+        if self.runs.len() >= MAX_RUNS {
+            self.compact()?;
+        }
+        Ok(())
+    }
+
+    /// Merges the runs into one, so that no more than [`MAX_RUNS`] files
+    /// are open (a tiny limit on many records makes thousands of runs).
+    fn compact(&mut self) -> io::Result<()> {
+        let mut merged = Sorted(Merge::Runs(Runs::<T>::of(std::mem::take(&mut self.runs))?));
+        let mut out = BufWriter::with_capacity(1 << 16, run_file(&self.dir)?);
+        for item in &mut merged {
+            self.buf.clear();
+            item?.encode(&mut self.buf);
+            write_record(&mut out, &self.buf)?;
+        }
+        let mut file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.flush()?;
+        self.runs.push(file);
         Ok(())
     }
 
@@ -142,21 +158,19 @@ impl<T: Record> Sorter<T> {
             self.spill()?;
         }
         self.items = Vec::new();
-        let mut readers = Vec::with_capacity(self.runs.len());
-        for mut file in self.runs {
-            file.rewind()?;
-            readers.push(BufReader::with_capacity(1 << 16, file));
-        }
-        let mut merge = Runs {
-            heap: BinaryHeap::with_capacity(readers.len()),
-            readers,
-            buf: Vec::new(),
-        };
-        for i in 0..merge.readers.len() {
-            merge.refill(i)?;
-        }
-        Ok(Sorted(Merge::Runs(merge)))
+        Ok(Sorted(Merge::Runs(Runs::of(self.runs)?)))
     }
+}
+
+/// The most runs a sorter keeps; past it they are merged into one.
+pub const MAX_RUNS: usize = 64;
+
+/// Writes one encoded record, its length first.
+fn write_record(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
+    let len = u32::try_from(bytes.len())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "record too large"))?;
+    out.write_all(&len.to_le_bytes())?;
+    out.write_all(bytes)
 }
 
 /// A new run file in `dir`, already unlinked where the system allows.
@@ -194,6 +208,24 @@ struct Runs<T> {
 }
 
 impl<T: Record> Runs<T> {
+    /// The merge of the run files `runs`, read from their starts.
+    fn of(runs: Vec<File>) -> io::Result<Runs<T>> {
+        let mut readers = Vec::with_capacity(runs.len());
+        for mut file in runs {
+            file.rewind()?;
+            readers.push(BufReader::with_capacity(1 << 16, file));
+        }
+        let mut merge = Runs {
+            heap: BinaryHeap::with_capacity(readers.len()),
+            readers,
+            buf: Vec::new(),
+        };
+        for i in 0..merge.readers.len() {
+            merge.refill(i)?;
+        }
+        Ok(merge)
+    }
+
     /// Reads the next record of run `i` into the heap, if it has one.
     fn refill(&mut self, i: usize) -> io::Result<()> {
         let reader = &mut self.readers[i];
@@ -266,6 +298,7 @@ mod tests {
             }
             let spilled = sorter.runs() > 0;
             assert_eq!(spilled, limit != usize::MAX, "{limit}");
+            assert!(sorter.runs() <= MAX_RUNS, "{limit}: {} runs", sorter.runs());
             let sorted: Vec<Pair> = sorter.finish().unwrap().map(Result::unwrap).collect();
             assert_eq!(sorted, expected, "{limit}");
         }
