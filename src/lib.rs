@@ -16,8 +16,9 @@
 //!    unchanged.
 //!
 //! Beside the layers, [`input`] opens files and stdin, plain or compressed
-//! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
-//! text (UTF-8 or Windows-1252).
+//! (zstd, gzip, bzip2), as bounded streams, [`encoding`] decodes archive
+//! text (UTF-8 or Windows-1252), and [`dedup`] fingerprints games during
+//! their replay and finds duplicates in bounded memory.
 //!
 //! # Example
 //!

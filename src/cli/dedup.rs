@@ -1,6 +1,7 @@
 //! `pgnkit dedup`: drop (or keep only) the duplicate games of any number
 //! of files, and report every group of copies.
 
+use std::collections::HashSet;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
@@ -34,8 +35,11 @@ use super::run::{Route, Writer, execute};
 ///
 /// Each game gets a 128-bit key, made in one replay, and the keys are
 /// sorted in memory up to --memory, past it in runs on disk (--temp-dir)
-/// that are merged at the end; a second pass writes the games. Memory
-/// stays flat whatever the number of games, beside one bit per game.
+/// that are merged at the end. With exact and moves the games are written
+/// as they are read while the set of keys fits in --memory; the games
+/// after that (and with likely, all games) are written by a second pass.
+/// Memory stays flat whatever the number of games, beside one bit per
+/// game.
 ///
 /// The inputs are read twice, so they are files (plain or compressed),
 /// not standard input. A summary goes to standard error. Exit status: 0
@@ -165,18 +169,91 @@ fn names(run: &Run) -> Vec<String> {
         .collect()
 }
 
-/// The second pass: each game's record is written, or not, by its index.
+/// Bytes a key takes in the set of the first pass (with the set's own
+/// room).
+const SET_BYTES_PER_KEY: usize = 36;
+
+/// A hasher for keys that are hashes already: their low 64 bits.
+#[derive(Default)]
+struct Identity(u64);
+
+impl std::hash::Hasher for Identity {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes.iter().take(8) {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+}
+
+/// The first pass's writing, for criteria that are equal keys: a game is
+/// a duplicate when its key was seen, decided as the games come while the
+/// set of keys fits in its memory; past it, the games from the first one
+/// not decided are left to a second pass.
+struct Stream<W> {
+    criterion: Criterion,
+    seen: HashSet<u128, std::hash::BuildHasherDefault<Identity>>,
+    /// The most keys the set holds.
+    room: usize,
+    duplicates: bool,
+    index: u64,
+    /// The first game not decided, once the set is full.
+    stopped: Option<u64>,
+    /// Where the games go (none with --no-games).
+    out: Option<Joined<W>>,
+}
+
+impl<W: io::Write> Route<Prints> for Stream<W> {
+    fn route(&mut self, prints: &Prints, nth: usize, record: &[u8]) -> io::Result<bool> {
+        let index = self.index;
+        self.index += 1;
+        if self.stopped.is_some() {
+            return Ok(false);
+        }
+        let key = prints
+            .games
+            .get(nth)
+            .and_then(|(_, print)| print.as_ref()?.key(self.criterion));
+        let duplicate = match key {
+            Some(key) if self.seen.len() < self.room => !self.seen.insert(key),
+            Some(key) if self.seen.contains(&key) => true,
+            Some(_) => {
+                self.stopped = Some(index);
+                return Ok(false);
+            }
+            None => false,
+        };
+        let write = duplicate == self.duplicates;
+        match &mut self.out {
+            Some(out) if write => out.record(record)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// The second pass: each game's record from `from` on is written, or not,
+/// by its index.
 struct Keep<'f, W> {
     found: &'f Found,
     duplicates: bool,
+    from: u64,
     index: u64,
     out: Joined<W>,
 }
 
 impl<W: io::Write> Route<()> for Keep<'_, W> {
     fn route(&mut self, (): &(), _: usize, record: &[u8]) -> io::Result<bool> {
-        let write = self.found.is_duplicate(self.index) == self.duplicates;
+        let index = self.index;
         self.index += 1;
+        let write = index >= self.from && self.found.is_duplicate(index) == self.duplicates;
         if write {
             self.out.record(record)?;
         }
@@ -204,7 +281,26 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
     let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
     let names = names(&run);
 
-    // Pass 1: a fingerprint of every game, in input order, to the finder.
+    // Pass 1: a fingerprint of every game, in input order, to the finder;
+    // where the criterion is an equal key, the games are written too, as
+    // long as the set of keys fits in memory.
+    let streaming = !args.no_games && criterion != Criterion::Likely;
+    let output = match args.no_games {
+        true => None,
+        false => Some(Joined::new(Output::open(
+            args.common.output.path(),
+            &run.paths,
+        )?)),
+    };
+    let mut stream = Stream {
+        criterion,
+        seen: HashSet::default(),
+        room: limit / SET_BYTES_PER_KEY,
+        duplicates: args.only_duplicates,
+        index: 0,
+        stopped: (!streaming).then_some(0),
+        out: output,
+    };
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Prints>| {
         done.stats.games += 1;
         let input = names.iter().position(|n| n == item.name).unwrap_or(0) as u32;
@@ -236,15 +332,24 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
             }
         };
         done.extra.games.push((at, print));
+        if streaming {
+            done.stdout.extend_from_slice(item.record);
+            done.ends.push(done.stdout.len());
+        }
+    };
+    let first = match streaming {
+        true => run.clone().records(),
+        false => run.clone(),
     };
     let mut nowhere = io::sink();
-    let mut writer: Writer<'_, Prints> = Writer::new(&mut nowhere, &run);
+    let mut writer: Writer<'_, Prints> = Writer::new(&mut nowhere, &first).route(&mut stream);
     writer.extra.finder = Some(Finder::new(criterion, limit, &dir));
-    execute(&run, &mut writer, PooledReplayer::take, game)?;
+    execute(&first, &mut writer, PooledReplayer::take, game)?;
     if writer.io_error {
         return Ok(Exit::Usage);
     }
     let games = writer.stats.games;
+    let mut written = writer.written;
     let mut prints = std::mem::take(&mut writer.extra);
     if let Some(err) = prints.error.take() {
         return Err(err).with_context(|| format!("sorting keys in {}", dir.display()));
@@ -262,16 +367,16 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
         out.finish()?;
     }
 
-    // Pass 2: the games kept (or the duplicates), byte for byte.
-    let mut written = 0;
-    if !args.no_games {
-        let out = Output::open(args.common.output.path(), &run.paths)?;
+    // Pass 2: the games kept (or the duplicates) that pass 1 did not
+    // decide, byte for byte.
+    if let (Some(from), Some(out)) = (stream.stopped, stream.out.take()) {
         let run = run.clone().records().quiet(true);
         let mut keep = Keep {
             found: &found,
             duplicates: args.only_duplicates,
+            from,
             index: 0,
-            out: Joined::new(out),
+            out,
         };
         let copy = |(): &mut (), item: &Item<'_>, done: &mut Done| {
             done.stdout.extend_from_slice(item.record);
@@ -280,7 +385,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
         let mut nowhere = io::sink();
         let mut writer: Writer<'_, ()> = Writer::new(&mut nowhere, &run).route(&mut keep);
         execute(&run, &mut writer, || (), copy)?;
-        written = writer.written;
+        written += writer.written;
         let io_error = writer.io_error;
         keep.out
             .out
@@ -288,6 +393,8 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
         if io_error {
             return Ok(Exit::Usage);
         }
+    } else if let Some(out) = stream.out.take() {
+        out.out.finish()?;
     }
     if !run.quiet {
         eprintln!(

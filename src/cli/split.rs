@@ -1,10 +1,10 @@
 //! `pgnkit split`: write the games to several files, by a tag's value, by
 //! count, or by an expression, byte for byte.
 
-use std::collections::{HashMap, HashSet};
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Write as _};
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::PathBuf;
 
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
@@ -14,7 +14,7 @@ use pgnkit::replay::ReplayOptions;
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, PGN_FILES, Run, ShowProgress, WORKERS};
 use super::filter::Matcher;
-use super::output::{Joined, refuse_directories, refuse_overwriting_inputs};
+use super::output::{refuse_directories, refuse_overwriting_inputs};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
 
@@ -127,9 +127,21 @@ fn safe_name(value: &str) -> String {
     name
 }
 
-/// Most files kept open at once; past it they are closed and opened again
-/// to add to when needed.
-const MAX_OPEN: usize = 64;
+/// Bytes of games held for the files before they are written: files are
+/// opened only to write what they hold, so an archive split into
+/// thousands of files is not a run of thousands of opens per game.
+const HELD_BYTES: usize = 32 << 20;
+
+/// A file of a split: what it holds until written, and its totals.
+struct Part {
+    path: PathBuf,
+    held: Vec<u8>,
+    /// The last byte given to the file (a line break before the first).
+    last: u8,
+    /// Whether the file was opened in this run.
+    opened: bool,
+    games: u64,
+}
 
 /// The files of a split, in the order they were first written.
 struct Files {
@@ -140,80 +152,92 @@ struct Files {
     inputs: Vec<PathBuf>,
     /// Games routed so far.
     index: u64,
-    open: HashMap<PathBuf, Joined<BufWriter<File>>>,
-    seen: HashSet<PathBuf>,
-    /// Each file written and its games, in the order first written.
-    written: Vec<(PathBuf, u64)>,
-    slot: HashMap<PathBuf, usize>,
+    parts: Vec<Part>,
+    by_name: HashMap<String, usize>,
+    held: usize,
 }
 
 impl Files {
-    fn path(&self, part: &str) -> PathBuf {
-        PathBuf::from(self.template.replace(self.placeholder, part))
-    }
-
-    /// The open file `path`, created (or, with --append, opened to add to)
-    /// the first time.
-    fn file(&mut self, path: &Path) -> io::Result<&mut Joined<BufWriter<File>>> {
-        if !self.open.contains_key(path) {
-            if self.open.len() >= MAX_OPEN {
-                for (_, mut file) in self.open.drain() {
-                    file.out.flush()?;
-                }
-            }
-            let first = self.seen.insert(path.to_path_buf());
-            let fail = |err: anyhow::Error| io::Error::other(format!("{err:#}"));
-            if first {
-                refuse_directories(path).map_err(fail)?;
-                refuse_overwriting_inputs(path, &self.inputs).map_err(fail)?;
+    /// The part named `name` (its value in the template), added the first
+    /// time: its path is checked and its directory made.
+    fn part(&mut self, name: String) -> io::Result<&mut Part> {
+        let slot = match self.by_name.get(&name) {
+            Some(&slot) => slot,
+            None => {
+                let path = PathBuf::from(self.template.replace(self.placeholder, &name));
+                let fail = |err: anyhow::Error| io::Error::other(format!("{err:#}"));
+                refuse_directories(&path).map_err(fail)?;
+                refuse_overwriting_inputs(&path, &self.inputs).map_err(fail)?;
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
                     fs::create_dir_all(dir)
                         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
                 }
+                self.parts.push(Part {
+                    path,
+                    held: Vec::new(),
+                    last: b'\n',
+                    opened: false,
+                    games: 0,
+                });
+                self.by_name.insert(name, self.parts.len() - 1);
+                self.parts.len() - 1
             }
-            let mut options = fs::OpenOptions::new();
-            if first && !self.append {
-                options.write(true).create(true).truncate(true);
-            } else {
-                options.append(true).create(true);
-            }
-            let file = options
-                .open(path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-            self.open.insert(
-                path.to_path_buf(),
-                Joined::new(BufWriter::with_capacity(1 << 16, file)),
-            );
-        }
-        Ok(self.open.get_mut(path).unwrap_or_else(|| unreachable!()))
+        };
+        Ok(&mut self.parts[slot])
     }
 
-    fn finish(&mut self) -> io::Result<()> {
-        for (_, mut file) in self.open.drain() {
-            file.out.flush()?;
+    /// Writes what every file holds: created (or, with --append, added
+    /// to) the first time, added to after.
+    fn write_held(&mut self) -> io::Result<()> {
+        for part in &mut self.parts {
+            if part.held.is_empty() && part.opened {
+                continue;
+            }
+            let mut options = fs::OpenOptions::new();
+            if part.opened || self.append {
+                options.append(true).create(true);
+            } else {
+                options.write(true).create(true).truncate(true);
+            }
+            let mut file = options
+                .open(&part.path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", part.path.display())))?;
+            part.opened = true;
+            file.write_all(&part.held)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", part.path.display())))?;
+            part.held = Vec::new();
         }
+        self.held = 0;
         Ok(())
     }
 }
 
 impl Route<Parts> for Files {
     fn route(&mut self, parts: &Parts, nth: usize, record: &[u8]) -> io::Result<bool> {
-        let part = match self.every {
+        let name = match self.every {
             Some(n) => (self.index / n + 1).to_string(),
             None => parts.0.get(nth).cloned().unwrap_or_default(),
         };
         self.index += 1;
-        let path = self.path(&part);
-        self.file(&path)?.record(record)?;
-        let slot = match self.slot.get(&path) {
-            Some(&slot) => slot,
-            None => {
-                self.written.push((path.clone(), 0));
-                self.slot.insert(path, self.written.len() - 1);
-                self.written.len() - 1
-            }
+        let part = self.part(name)?;
+        let Some(&last) = record.last() else {
+            return Ok(false);
         };
-        self.written[slot].1 += 1;
+        // A game that ends its input without a line break is kept apart
+        // from the next one.
+        let gap: &[u8] = if matches!(part.last, b'\n' | b'\r') {
+            b""
+        } else {
+            b"\n\n"
+        };
+        part.held.extend_from_slice(gap);
+        part.held.extend_from_slice(record);
+        part.last = last;
+        part.games += 1;
+        self.held += gap.len() + record.len();
+        if self.held > HELD_BYTES {
+            self.write_held()?;
+        }
         Ok(true)
     }
 }
@@ -286,24 +310,23 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
         append: args.append,
         inputs: run.paths.clone(),
         index: 0,
-        open: HashMap::new(),
-        seen: HashSet::new(),
-        written: Vec::new(),
-        slot: HashMap::new(),
+        parts: Vec::new(),
+        by_name: HashMap::new(),
+        held: 0,
     };
     let mut nowhere = io::sink();
     let mut writer: Writer<'_, Parts> = Writer::new(&mut nowhere, &run).route(&mut files);
     let result = execute(&run, &mut writer, PooledReplayer::take, game);
     let (games, io_error) = (writer.stats.games, writer.io_error);
-    files.finish()?;
     result?;
+    files.write_held()?;
     let mut stdout = io::stdout().lock();
-    for (path, n) in &files.written {
-        writeln!(stdout, "{}\t{n}", path.display())?;
+    for part in &files.parts {
+        writeln!(stdout, "{}\t{}", part.path.display(), part.games)?;
     }
     eprintln!(
         "pgnkit split: {games} games into {} files",
-        files.written.len()
+        files.parts.len()
     );
     Ok(if io_error { Exit::Usage } else { Exit::Ok })
 }

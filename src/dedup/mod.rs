@@ -36,7 +36,7 @@ use std::path::PathBuf;
 
 use crate::pgn::{RawGame, Span, unescape};
 use crate::position::Position;
-use crate::replay::{Observer, Played, ReplayOptions, Replayer};
+use crate::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
 
 use self::sort::{Record, Sorted, Sorter};
 
@@ -113,6 +113,20 @@ pub struct Fingerprint {
     /// The mainline moves, one number each (kept for
     /// [`Criterion::Likely`] when the players and the date are known).
     pub line: Vec<u16>,
+}
+
+impl Fingerprint {
+    /// The one key that games equal by `criterion` share, and others do
+    /// not but by a hash collision: for [`Criterion::Exact`] and
+    /// [`Criterion::Moves`]; `None` for [`Criterion::Likely`], which is
+    /// no equality of keys.
+    pub fn key(&self, criterion: Criterion) -> Option<u128> {
+        match criterion {
+            Criterion::Exact => Some(self.moves ^ self.tags.rotate_left(64)),
+            Criterion::Moves => Some(self.moves),
+            Criterion::Likely => None,
+        }
+    }
 }
 
 /// A 128-bit hash of a sequence of words: two 64-bit lanes with different
@@ -198,14 +212,13 @@ struct Seen<'a> {
     tags_end: usize,
     /// Variation depth: moves at depth 0 are the mainline's.
     depth: u32,
-    /// Whether the start position is in the moves' hash.
-    started: bool,
     moves: Hash128,
     line: Vec<u16>,
     keep_line: bool,
 }
 
 impl<'a> Observer<'a> for Seen<'a> {
+    #[inline]
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
         let value = trim(value);
         if self.hash_tags {
@@ -223,19 +236,25 @@ impl<'a> Observer<'a> for Seen<'a> {
         self.tags_end = span.end;
     }
 
+    #[inline]
+    fn mainline_ply(&mut self, ply: MainlinePly<'_>) {
+        if ply.ply == 0 {
+            self.moves.word(ply.position.zobrist_key());
+        }
+    }
+
+    // `before` stays unread: reading it costs a copy of the position on
+    // every move.
+    #[inline]
     fn played(
         &mut self,
-        before: &Position,
+        _: &Position,
         played: Played,
         _: &Position,
         _: &crate::MoveToken,
         _: Span,
     ) {
         if self.depth == 0 {
-            if !self.started {
-                self.started = true;
-                self.moves.word(before.zobrist_key());
-            }
             let code = move_code(played);
             self.moves.word(u64::from(code));
             if self.keep_line {
@@ -244,10 +263,12 @@ impl<'a> Observer<'a> for Seen<'a> {
         }
     }
 
+    #[inline]
     fn begin_variation(&mut self, _: Span) {
         self.depth += 1;
     }
 
+    #[inline]
     fn end_variation(&mut self, _: Span) {
         self.depth = self.depth.saturating_sub(1);
     }
@@ -308,7 +329,6 @@ pub fn fingerprint(
         date: None,
         tags_end: 0,
         depth: 0,
-        started: false,
         moves: Hash128::new(1),
         line: Vec::new(),
         keep_line: likely,
@@ -335,13 +355,7 @@ pub fn fingerprint(
         .filter(|_| replay.complete)
         .map(Position::zobrist_key);
     let moves = match last {
-        Some(last) => {
-            if !seen.started {
-                // No move: the start position is the final one.
-                seen.moves.word(last);
-            }
-            seen.moves.finish()
-        }
+        Some(_) => seen.moves.finish(),
         None => {
             seen.line.clear();
             movetext_hash(raw.bytes.get(seen.tags_end..).unwrap_or_default())
@@ -562,12 +576,8 @@ impl Finder {
             return Ok(());
         };
         match self.criterion {
-            Criterion::Exact => self.keyed.push(Keyed {
-                key: print.moves ^ print.tags.rotate_left(64),
-                at,
-            }),
-            Criterion::Moves => self.keyed.push(Keyed {
-                key: print.moves,
+            Criterion::Exact | Criterion::Moves => self.keyed.push(Keyed {
+                key: print.key(self.criterion).unwrap_or(print.moves),
                 at,
             }),
             Criterion::Likely => {
