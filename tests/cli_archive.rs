@@ -329,7 +329,7 @@ fn split_every_n_writes_the_files_pgn_extract_does() {
         let ours = dir.join("ours");
         let theirs = dir.join("theirs");
         std::fs::create_dir_all(&theirs).unwrap();
-        let template = format!("{}/{{n}}.pgn", ours.display());
+        let template = format!("{}/{{num}}.pgn", ours.display());
         let out = pgnkit(&[
             "split",
             "--every",

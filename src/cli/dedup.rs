@@ -369,7 +369,8 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
 
     // Pass 2: the games kept (or the duplicates) that pass 1 did not
     // decide, byte for byte.
-    if let (Some(from), Some(out)) = (stream.stopped, stream.out.take()) {
+    let pending = (stream.stopped, stream.out.take());
+    if let (Some(from), Some(out)) = pending {
         let run = run.clone().records().quiet(true);
         let mut keep = Keep {
             found: &found,
@@ -393,7 +394,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
         if io_error {
             return Ok(Exit::Usage);
         }
-    } else if let Some(out) = stream.out.take() {
+    } else if let (None, Some(out)) = pending {
         out.out.finish()?;
     }
     if !run.quiet {

@@ -18,12 +18,12 @@ use super::output::{refuse_directories, refuse_overwriting_inputs};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
 
-/// Write the games to several files: by a tag's value, every N games, or
-/// the games that match an expression and the rest, at once.
+/// Write the games to several files: by a tag's value, by count, or by an expression.
 ///
+/// By expression, the games that match and the rest are written at once.
 /// Games are written byte for byte as in the input, in input order, each
 /// with what follows it up to the next game. File names come from
-/// --template, where {tag} is the tag's value (--by-tag), {n} the number
+/// --template, where {tag} is the tag's value (--by-tag), {num} the number
 /// of the file (--every: 1, 2, …) and {match} `matches` or `rest` (-e).
 /// A tag value is made safe for a file name: letters, digits, `-`, `_`
 /// and `.` stay, every other character becomes `_` (runs of them one),
@@ -40,7 +40,7 @@ use super::run::{Route, Writer, execute};
     verbatim_doc_comment,
     after_help = "Examples:
   pgnkit split --by-tag Event --template 'events/{tag}.pgn' games.pgn
-  pgnkit split --every 2 --template 'part-{n}.pgn' games.pgn
+  pgnkit split --every 2 --template 'part-{num}.pgn' games.pgn
   pgnkit split -e 'status = checkmate' --template '{match}.pgn' games.pgn
   pgnkit split --by-tag Result --append --template 'result-{tag}.pgn' games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
@@ -61,8 +61,8 @@ pub struct SplitArgs {
     /// rest.
     #[arg(short, long, value_name = "EXPR")]
     expr: Option<String>,
-    /// File names: {tag}, {n} or {match} stand for the part (default:
-    /// `{tag}.pgn`, `{n}.pgn` or `{match}.pgn`).
+    /// File names: {tag}, {num} or {match} stand for the part (default:
+    /// `{tag}.pgn`, `{num}.pgn` or `{match}.pgn`).
     #[arg(short, long, value_name = "TEMPLATE")]
     template: Option<String>,
     /// Add to existing files instead of replacing them.
@@ -88,7 +88,7 @@ impl How {
     fn placeholder(&self) -> &'static str {
         match self {
             How::Tag(_) => "{tag}",
-            How::Every(_) => "{n}",
+            How::Every(_) => "{num}",
             How::Expr(_) => "{match}",
         }
     }
