@@ -19,8 +19,9 @@
 //!    spread over many cores or machines.
 //!
 //! Beside the layers, [`input`] opens files and stdin, plain or compressed
-//! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
-//! text (UTF-8 or Windows-1252).
+//! (zstd, gzip, bzip2), as bounded streams, [`encoding`] decodes archive
+//! text (UTF-8 or Windows-1252), and [`dedup`] fingerprints games during
+//! their replay and finds duplicates in bounded memory.
 //!
 //! # Example
 //!
@@ -61,6 +62,7 @@ pub mod board;
 pub mod castling;
 pub mod color;
 pub mod convert;
+pub mod dedup;
 pub mod diagram;
 pub mod encoding;
 pub mod engine;

@@ -1,13 +1,14 @@
 //! `pgnkit filter`: write the games that match an expression, unchanged.
 
 use std::io::Write as _;
+use std::path::PathBuf;
 
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, Filter, Line, ParseFilterError, PositionTest};
 use pgnkit::opening::Classifier;
-use pgnkit::pgn::{WriteOptions, parse_game, write_game};
-use pgnkit::replay::{MainlinePly, ReplayOptions};
+use pgnkit::pgn::{RawGame, WriteOptions, parse_game, write_game};
+use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer};
 
 use super::Exit;
 use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
@@ -85,7 +86,9 @@ use super::run::{Writer, execute};
   pgnkit filter -e 'material \"q*r+l*p+ q=r1<=l2>=p1<\"' games.pgn
   pgnkit filter -e 'reaches \"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w\"' games.pgn
   pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn
-  pgnkit filter -e 'plies > 40' --shard 2/2 games.pgn > long-2.pgn",
+  pgnkit filter -e 'plies > 40' --shard 2/2 games.pgn > long-2.pgn
+  pgnkit filter --games 2..3,5 games.pgn
+  pgnkit filter --result 1/2-1/2 --limit 1 --append draws.pgn games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
@@ -119,8 +122,16 @@ pub struct FilterArgs {
     #[arg(short, long)]
     count: bool,
     /// Stop after N matching games.
-    #[arg(long, value_name = "N")]
+    #[arg(long, visible_alias = "limit", value_name = "N")]
     first: Option<u64>,
+    /// Only the games with these numbers in their input: numbers and
+    /// ranges, inclusive, e.g. 5..10,20,100.. (open at the end).
+    #[arg(long, value_name = "RANGES")]
+    games: Option<String>,
+    /// Add the games to the end of FILE (created if missing) instead of
+    /// writing them to standard output or -o.
+    #[arg(short, long, value_name = "FILE", conflicts_with = "output")]
+    append: Option<PathBuf>,
     /// Write matching games in export format (UTF-8) instead of unchanged.
     #[arg(long)]
     normalize: bool,
@@ -172,30 +183,84 @@ fn explain(text: &str, err: &ParseFilterError) -> String {
     )
 }
 
+/// A parsed expression and what matching it needs.
+pub struct Matcher {
+    filter: Filter,
+    options: ReplayOptions,
+    needs_line: bool,
+}
+
+impl Matcher {
+    /// The matcher of `text`, an expression the user wrote, and of the
+    /// flags joined to it (`full`); a mistake is reported on standard error
+    /// with a caret under it, and is `None`.
+    pub fn parse(text: Option<&str>, full: &str, options: ReplayOptions) -> Option<Matcher> {
+        // The user's own expression first, so a mistake's column is its own.
+        for text in text.into_iter().chain([full]) {
+            if let Err(err) = Filter::parse(text) {
+                eprintln!("{}", explain(text, &err));
+                return None;
+            }
+        }
+        let filter = Filter::parse(full).ok()?;
+        let needs_line = filter.positions().iter().any(PositionTest::needs_line);
+        Some(Matcher {
+            filter,
+            options,
+            needs_line,
+        })
+    }
+
+    /// Whether `raw` matches, replaying it on `replayer` if it must.
+    pub fn matches(&self, replayer: &mut Replayer, raw: &RawGame<'_>) -> bool {
+        let mut facts = Facts::new(raw.bytes);
+        let replay;
+        if self.filter.needs_replay() {
+            let positions = self.filter.positions();
+            let mut hits = vec![false; positions.len()];
+            let mut line = Line::default();
+            let mut classifier = self.filter.needs_opening().then(Classifier::new);
+            let mut visit = |ply: MainlinePly<'_>| {
+                if self.needs_line {
+                    line.push(ply.position);
+                }
+                if let Some(classifier) = &mut classifier {
+                    classifier.push(ply.ply, ply.position);
+                }
+                line.test(positions, ply.position, &mut hits);
+            };
+            replay = replayer.replay_with(raw, &self.options, &mut visit);
+            facts.replay = Some(&replay);
+            facts.hits = hits;
+            facts.opening = classifier.and_then(|c| c.opening());
+        }
+        self.filter.matches(&facts)
+    }
+}
+
 /// Runs `pgnkit filter`.
 pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
-    // The user's own expression first, so a mistake's column is its own.
-    if let Some(expr) = &args.expr
-        && let Err(err) = Filter::parse(expr)
-    {
-        eprintln!("{}", explain(expr, &err));
-        return Ok(Exit::Usage);
-    }
-    let text = expression(args);
-    let filter = match Filter::parse(&text) {
-        Ok(filter) => filter,
-        Err(err) => {
-            eprintln!("{}", explain(&text, &err));
-            return Ok(Exit::Usage);
-        }
-    };
     let options = ReplayOptions {
         letters: args.common.lang.policy(),
         lints: false,
     };
-    let positions = filter.positions();
-    let needs_line = positions.iter().any(PositionTest::needs_line);
-    let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
+    let Some(matcher) = Matcher::parse(args.expr.as_deref(), &expression(args), options) else {
+        return Ok(Exit::Usage);
+    };
+    let games = match args.games.as_deref().map(Ranges::parse).transpose() {
+        Ok(games) => games,
+        Err(err) => {
+            eprintln!(
+                "pgnkit: --games {}: {err}",
+                args.games.as_deref().unwrap_or("")
+            );
+            return Ok(Exit::Usage);
+        }
+    };
+    let mut out = match &args.append {
+        Some(path) => Output::append(path, &args.inputs.files)?,
+        None => Output::open(args.common.output.path(), &args.inputs.files)?,
+    };
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done| {
         done.stats.games += 1;
         let matched = match item.game {
@@ -204,27 +269,8 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
                 false
             }
             Ok(raw) => {
-                let mut facts = Facts::new(raw.bytes);
-                let replay;
-                if filter.needs_replay() {
-                    let mut hits = vec![false; positions.len()];
-                    let mut line = Line::default();
-                    let mut classifier = filter.needs_opening().then(Classifier::new);
-                    let mut visit = |ply: MainlinePly<'_>| {
-                        if needs_line {
-                            line.push(ply.position);
-                        }
-                        if let Some(classifier) = &mut classifier {
-                            classifier.push(ply.ply, ply.position);
-                        }
-                        line.test(positions, ply.position, &mut hits);
-                    };
-                    replay = replayer.replay_with(&raw, &options, &mut visit);
-                    facts.replay = Some(&replay);
-                    facts.hits = hits;
-                    facts.opening = classifier.and_then(|c| c.opening());
-                }
-                filter.matches(&facts)
+                games.as_ref().is_none_or(|g| g.contains(raw.number))
+                    && matcher.matches(replayer, &raw)
             }
         };
         if matched == args.invert {
@@ -259,4 +305,56 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+/// Game numbers: single numbers and inclusive ranges (`5..10,20,100..`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ranges(Vec<(u64, u64)>);
+
+impl Ranges {
+    /// Reads `5..10,20,100..`.
+    ///
+    /// # Errors
+    /// A part that is neither a number nor a range of numbers, or a range
+    /// that ends before it starts.
+    pub fn parse(text: &str) -> Result<Ranges, String> {
+        let number = |t: &str| {
+            t.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("`{}` is not a game number", t.trim()))
+        };
+        let mut ranges = Vec::new();
+        for part in text.split(',') {
+            let (low, high) = match part.split_once("..") {
+                Some((low, "")) => (number(low)?, u64::MAX),
+                Some((low, high)) => (number(low)?, number(high)?),
+                None => (number(part)?, number(part)?),
+            };
+            if low > high {
+                return Err(format!("`{}` ends before it starts", part.trim()));
+            }
+            ranges.push((low, high));
+        }
+        Ok(Ranges(ranges))
+    }
+
+    /// Whether `n` is in one of the ranges.
+    pub fn contains(&self, n: u64) -> bool {
+        self.0.iter().any(|&(low, high)| (low..=high).contains(&n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_read_numbers_and_inclusive_ranges() {
+        let ranges = Ranges::parse("5..7,20, 30..").unwrap();
+        let hits: Vec<u64> = (0..40).filter(|&n| ranges.contains(n)).collect();
+        assert_eq!(hits, [5, 6, 7, 20, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39]);
+        for bad in ["", "x", "3..1", "1,,2", "-1", "1..2..3"] {
+            assert!(Ranges::parse(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -4,6 +4,7 @@
 mod args;
 mod board;
 mod convert;
+mod dedup;
 mod fen;
 mod filter;
 mod json;
@@ -13,6 +14,7 @@ mod progress;
 mod report;
 mod run;
 mod shell;
+mod split;
 mod stats;
 mod tags;
 mod validate;
@@ -63,6 +65,8 @@ enum Command {
     Tags(tags::TagsArgs),
     Filter(filter::FilterArgs),
     Stats(stats::StatsArgs),
+    Dedup(dedup::DedupArgs),
+    Split(split::SplitArgs),
     Board(board::BoardArgs),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
@@ -79,6 +83,8 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Tags(args) => tags::run(args),
         Command::Filter(args) => filter::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Dedup(args) => dedup::run(args),
+        Command::Split(args) => split::run(args),
         Command::Board(args) => board::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
@@ -118,6 +124,8 @@ fn subcommand(name: &str) -> Option<clap::Command> {
         "tags" => tags::TagsArgs::augment_args(clap::Command::new("tags")),
         "filter" => filter::FilterArgs::augment_args(clap::Command::new("filter")),
         "stats" => stats::StatsArgs::augment_args(clap::Command::new("stats")),
+        "dedup" => dedup::DedupArgs::augment_args(clap::Command::new("dedup")),
+        "split" => split::SplitArgs::augment_args(clap::Command::new("split")),
         "board" => board::BoardArgs::augment_args(clap::Command::new("board")),
         "completions" => shell::CompletionsArgs::augment_args(clap::Command::new("completions")),
         "man" => shell::ManArgs::augment_args(clap::Command::new("man")),

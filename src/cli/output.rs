@@ -91,6 +91,26 @@ impl Output {
         })
     }
 
+    /// Opens `path` to add to its end (`--append`): created if missing,
+    /// written in place, so a run that fails leaves what it wrote.
+    ///
+    /// # Errors
+    /// `path` is a directory or one of the inputs, or it cannot be opened.
+    pub fn append(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<Output> {
+        refuse_directories(path)?;
+        refuse_overwriting_inputs(path, inputs)?;
+        let file = fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        Ok(Output {
+            sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
+            target: Some(path.to_path_buf()),
+            temporary: None,
+        })
+    }
+
     /// Ends the output of a run that ends with `exit`, and returns `exit`.
     ///
     /// A file is moved into place unless an input could not be read
@@ -223,6 +243,38 @@ impl Write for Output {
     }
 }
 
+/// Game records written one after another: a record that ends without a
+/// line break (the last game of a file) is kept apart from the next one
+/// by a blank line.
+pub struct Joined<W> {
+    /// Where the records go.
+    pub out: W,
+    last: u8,
+}
+
+impl<W: Write> Joined<W> {
+    /// Records written to `out`.
+    pub fn new(out: W) -> Joined<W> {
+        Joined { out, last: b'\n' }
+    }
+
+    /// Writes one record.
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    pub fn record(&mut self, record: &[u8]) -> io::Result<()> {
+        let Some(&last) = record.last() else {
+            return Ok(());
+        };
+        if !matches!(self.last, b'\n' | b'\r') {
+            self.out.write_all(b"\n\n")?;
+        }
+        self.out.write_all(record)?;
+        self.last = last;
+        Ok(())
+    }
+}
+
 /// Whether `path` exists and is not a regular file (a device, a FIFO).
 fn is_special(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
@@ -238,7 +290,7 @@ fn temporary_name(path: &Path) -> PathBuf {
 
 /// A directory cannot be the output: neither one that exists nor a name
 /// that ends in a separator (`-o out/`).
-fn refuse_directories(path: &Path) -> anyhow::Result<()> {
+pub fn refuse_directories(path: &Path) -> anyhow::Result<()> {
     if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
         bail!("-o {}: is a directory", path.display());
     }
@@ -253,7 +305,7 @@ fn refuse_directories(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
     let Ok(target) = fs::canonicalize(path) else {
         return Ok(()); // does not exist yet, so it is no input
     };

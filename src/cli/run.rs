@@ -37,6 +37,20 @@ pub struct Writer<'a, X = ()> {
     pub extra: X,
     /// A written output, cleared, for the next game ([`Sink::fresh`]).
     spare: Option<Done<X>>,
+    /// Where the records go instead of the output, if the command sends
+    /// each one itself.
+    route: Option<&'a mut (dyn Route<X> + Send)>,
+}
+
+/// Where a command that writes each output record itself (`dedup`,
+/// `split`) sends them: called for every record, in input order.
+pub trait Route<X> {
+    /// Sends the `nth` record of a batch, whose totals are `extra`; returns
+    /// whether it was written.
+    ///
+    /// # Errors
+    /// The record cannot be written, which ends the run.
+    fn route(&mut self, extra: &X, nth: usize, record: &[u8]) -> io::Result<bool>;
 }
 
 impl<'a, X: Default> Writer<'a, X> {
@@ -56,6 +70,15 @@ impl<'a, X: Default> Writer<'a, X> {
             io_error: false,
             extra: X::default(),
             spare: None,
+            route: None,
+        }
+    }
+
+    /// Sends each output record to `route` instead of the output.
+    pub fn route(self, route: &'a mut (dyn Route<X> + Send)) -> Writer<'a, X> {
+        Writer {
+            route: Some(route),
+            ..self
         }
     }
 
@@ -101,7 +124,17 @@ impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
                 self.bar
                     .suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
             }
-            self.written += self.write_records(&done)?;
+            match self.route.as_mut() {
+                Some(route) => {
+                    let mut start = 0;
+                    for (nth, &end) in done.ends.iter().enumerate() {
+                        let record = done.stdout.get(start..end).unwrap_or_default();
+                        self.written += u64::from(route.route(&done.extra, nth, record)?);
+                        start = end;
+                    }
+                }
+                None => self.written += self.write_records(&done)?,
+            }
         } else {
             done.write_spilled(self.out)?;
             self.out.write_all(&done.stdout)?;
