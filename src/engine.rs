@@ -526,10 +526,16 @@ impl<R: Read> Read for Sniffed<R> {
         let room = usize::try_from(NOT_PGN_BYTES - self.read).unwrap_or(usize::MAX);
         let len = buf.len().min(room);
         let n = self.inner.read(&mut buf[..len])?;
-        self.tail.extend_from_slice(&buf[..n]);
-        self.shown = n == 0 || shows_pgn(&self.tail, self.read == 0);
-        let keep = self.tail.len().saturating_sub(32);
-        self.tail.drain(..keep);
+        let chunk = &buf[..n];
+        // The chunk itself, then across the cut: the end of the chunk
+        // before and the start of this one (the chunk is not copied whole).
+        let first = self.read == 0;
+        self.shown = n == 0 || shows_pgn(chunk, first) || {
+            self.tail.extend_from_slice(&chunk[..n.min(320)]);
+            !first && shows_pgn(&self.tail, false)
+        };
+        self.tail.clear();
+        self.tail.extend_from_slice(&chunk[n.saturating_sub(32)..]);
         self.read += n as u64;
         Ok(n)
     }
@@ -1231,6 +1237,35 @@ mod tests {
         }
         assert!(!shows_pgn(b"1. e4", false));
         assert!(looks_like_pgn(&[0; 100], 100));
+    }
+
+    /// A reader handing out its bytes a few at a time.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.1).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn pgn_shows_across_the_cuts_of_reads() {
+        let text = b"junk junk junk\n[Event \"cut by reads\"]\n";
+        for chunk in [1, 3, 7, 16, 64] {
+            let mut sniffed = Sniffed::new(Trickle(text, chunk));
+            let mut buf = [0; 64];
+            while sniffed.read(&mut buf).unwrap_or(0) > 0 {}
+            assert!(sniffed.shown, "reads of {chunk}");
+        }
+        // Neither a tag nor a move in all 17 bytes (the end of the input
+        // only ends the sniffing).
+        let mut sniffed = Sniffed::new(Trickle(b"junk [Event x] 1.", 4));
+        let mut buf = [0; 64];
+        let read: usize = (0..5).map(|_| sniffed.read(&mut buf).unwrap_or(0)).sum();
+        assert_eq!((read, sniffed.shown), (17, false));
     }
 
     #[test]
