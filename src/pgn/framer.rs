@@ -557,7 +557,7 @@ impl<R: Read> GameFramer<R> {
             .map_or(0, |e| (e[1] as usize + 1).saturating_sub(from));
         if self.marker_depth == 0
             && u32::try_from(game.len()).is_ok()
-            && memchr::memchr(b'(', text).is_none()
+            && !paren_outside_comments(text, &self.comments, from)
             && ends_with_marker(text, after_comments, &self.comments, from)
         {
             return true;
@@ -1123,6 +1123,24 @@ fn trim_line_end(mut bytes: &[u8]) -> usize {
     }
 }
 
+/// Whether `text` (of a game, from its offset `from`) holds a `(` outside
+/// the game's indexed `{…}` comments (`comments`, relative to the game):
+/// a variation may hide the marker. Engine output writes parentheses in
+/// its comments (`pv=c3d4 f3e4 (1.4)`), which open none.
+fn paren_outside_comments(text: &[u8], comments: &[[u32; 2]], from: usize) -> bool {
+    let mut comments = comments
+        .iter()
+        .filter(|e| e[0] & TAG_ENTRY == 0)
+        .map(|e| (e[0] as usize, e[1] as usize))
+        .skip_while(|&(_, close)| close < from)
+        .peekable();
+    memchr::memchr_iter(b'(', text).any(|at| {
+        let at = at + from;
+        while comments.next_if(|&(_, close)| close < at).is_some() {}
+        comments.peek().is_none_or(|&(open, _)| open >= at)
+    })
+}
+
 /// Whether the last token of `text` (movetext from the start of a line),
 /// before any lines of `;` comments or `%` escapes, is a termination
 /// marker in one of its usual spellings, on a line without `;`, `%` or
@@ -1189,6 +1207,17 @@ fn ends_with_marker(
 mod tests {
     use super::*;
     use crate::pgn::raw::unpack_tag_stops;
+
+    #[test]
+    fn parentheses_in_comments_open_no_variation() {
+        let game = b"1. e4 {pv=e4 (1.4)} e5 {(=)} 1-0";
+        let comments = [[6, 18], [23, 27]];
+        assert!(!paren_outside_comments(game, &comments, 0));
+        assert!(!paren_outside_comments(&game[10..], &comments, 10));
+        let game = b"1. e4 {pv (1.4)} (1. d4) e5 1-0";
+        assert!(paren_outside_comments(game, &[[6, 15]], 0));
+        assert!(paren_outside_comments(b"1. e4 (1. d4) 1-0", &[], 0));
+    }
 
     fn frame(input: &[u8]) -> Vec<(u64, String)> {
         frame_with(input, DEFAULT_MAX_GAME_BYTES)
