@@ -529,7 +529,59 @@ impl Emitter<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::{RawGame, parse_game};
+    use crate::pgn::{RawGame, Span, parse_game};
+
+    /// The tag section as the export tag list gives it, each value
+    /// unescaped, decoded and escaped again: what [`write_tags`] writes
+    /// in place.
+    fn tags_by_the_list(tags: &[Tag<'_>], result: Option<Outcome>) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (name, value) in export_tag_list(tags, result, TagSelection::All) {
+            out.extend_from_slice(b"[");
+            out.extend_from_slice(&name);
+            out.extend_from_slice(b" \"");
+            out.extend_from_slice(&escape(encoding::decode(&value).as_bytes()));
+            out.extend_from_slice(b"\"]\n");
+        }
+        out.push(b'\n');
+        out
+    }
+
+    #[test]
+    fn tags_written_in_place_are_those_of_the_export_list() {
+        let values: [&[u8]; 7] = [
+            b"plain",
+            b"",
+            br#"say \"hi\""#,
+            br"back\\slash",
+            b"Stra\xdfe",
+            "Müller".as_bytes(),
+            b"odd \\ and \" mixed",
+        ];
+        let names: [&[u8]; 4] = [b"White", b"Event", b"WhiteDays", b"Event"];
+        for value in values {
+            for count in 0..=names.len() {
+                let tags: Vec<Tag<'_>> = names[..count]
+                    .iter()
+                    .map(|name| Tag {
+                        name,
+                        value,
+                        span: Span::default(),
+                    })
+                    .collect();
+                for result in [None, Some(Outcome::Draw)] {
+                    let mut out = Vec::new();
+                    write_tags(&tags, result, TagSelection::All, &mut out);
+                    assert_eq!(
+                        String::from_utf8_lossy(&out),
+                        String::from_utf8_lossy(&tags_by_the_list(&tags, result)),
+                        "{:?}",
+                        String::from_utf8_lossy(value)
+                    );
+                }
+            }
+        }
+    }
 
     fn write(text: &[u8], options: &WriteOptions) -> String {
         let game = parse_game(&RawGame::from_bytes(text));
