@@ -8,9 +8,11 @@
 //!    figurines), parsed without a position.
 //! 3. **PGN syntax** — a streaming nom grammar that knows no chess rules.
 //! 4. **Replay** — games played through the rules core.
-//! 5. **Filter** — an expression language selecting games by tags, replay
+//! 5. **Timeline** — clocks and evaluations of the mainline from the
+//!    `[%clk]`, `[%emt]` and `[%eval]` commands of comments ([`timeline`]).
+//! 6. **Filter** — an expression language selecting games by tags, replay
 //!    results and positions ([`filter`]).
-//! 6. **Engine** — inputs framed into games, a per-game function run on the
+//! 7. **Engine** — inputs framed into games, a per-game function run on the
 //!    worker threads of the [`pipeline`], results in input order
 //!    ([`engine`]); with the bytes between games, for writing them back
 //!    unchanged.
@@ -76,6 +78,7 @@ pub mod replay;
 pub mod role;
 pub mod setup;
 pub mod square;
+pub mod timeline;
 pub mod zobrist;
 
 pub use crate::{
