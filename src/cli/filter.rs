@@ -7,6 +7,7 @@ use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, Filter, Line, ParseFilterError, PositionTest};
 use pgnkit::pgn::{WriteOptions, parse_game, write_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions};
+use pgnkit::timeline::Timeline;
 
 use super::Exit;
 use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
@@ -193,6 +194,8 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
             }
             Ok(raw) => {
                 let mut facts = Facts::new(raw.bytes);
+                let timeline = filter.needs_timeline().then(|| Timeline::read(&raw));
+                facts.timeline = timeline.as_ref();
                 let replay;
                 if filter.needs_replay() {
                     let mut hits = vec![false; positions.len()];

@@ -274,6 +274,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 tags: tags.0,
                 replay: None,
                 hits: Vec::new(),
+                timeline: None,
             };
             match replay.status {
                 Status::Valid => s.valid += 1,

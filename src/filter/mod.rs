@@ -106,6 +106,7 @@ pub use self::{
 use crate::{
     pgn::{Outcome, Reader, Span, Tag, Visitor},
     replay::{Replay, Status, termination_is},
+    timeline::Timeline,
 };
 
 /// A comparison operator.
@@ -223,6 +224,7 @@ pub struct Filter {
     expr: Expr,
     positions: Vec<PositionTest>,
     needs_replay: bool,
+    needs_timeline: bool,
 }
 
 impl Filter {
@@ -238,11 +240,13 @@ impl Filter {
 
     /// A filter from an expression and the position tests it refers to.
     pub fn from_parts(expr: Expr, positions: Vec<PositionTest>) -> Filter {
-        let needs_replay = !positions.is_empty() || expr_needs_replay(&expr);
+        let needs_replay = !positions.is_empty() || expr_needs(&expr, &Field::needs_replay);
+        let needs_timeline = expr_needs(&expr, &Field::needs_timeline);
         Filter {
             expr,
             positions,
             needs_replay,
+            needs_timeline,
         }
     }
 
@@ -262,24 +266,32 @@ impl Filter {
         self.needs_replay
     }
 
+    /// Whether the expression reads the clocks and evaluations of the
+    /// mainline's comments ([`Facts::timeline`]).
+    pub fn needs_timeline(&self) -> bool {
+        self.needs_timeline
+    }
+
     /// Whether a game matches.
     pub fn matches(&self, facts: &Facts<'_>) -> bool {
         eval(&self.expr, facts)
     }
 }
 
-fn expr_needs_replay(expr: &Expr) -> bool {
+/// Whether some field of `expr` is one that `needs` (or `valid` or a
+/// position condition is there and the replay is asked about).
+fn expr_needs(expr: &Expr, needs: &dyn Fn(&Field) -> bool) -> bool {
     match expr {
         Expr::True => false,
-        Expr::And(a, b) | Expr::Or(a, b) => expr_needs_replay(a) || expr_needs_replay(b),
-        Expr::Not(a) => expr_needs_replay(a),
+        Expr::And(a, b) | Expr::Or(a, b) => expr_needs(a, needs) || expr_needs(b, needs),
+        Expr::Not(a) => expr_needs(a, needs),
         Expr::Compare {
             field,
             value: Operand::Field(right),
             ..
-        } => field.needs_replay() || right.needs_replay(),
-        Expr::Compare { field, .. } | Expr::In { field, .. } => field.needs_replay(),
-        Expr::Valid | Expr::Position(_) => true,
+        } => needs(field) || needs(right),
+        Expr::Compare { field, .. } | Expr::In { field, .. } => needs(field),
+        Expr::Valid | Expr::Position(_) => needs(&Field::Valid),
     }
 }
 
@@ -293,6 +305,8 @@ pub struct Facts<'g> {
     pub replay: Option<&'g Replay>,
     /// For each of [`Filter::positions`], whether it was met.
     pub hits: Vec<bool>,
+    /// The clocks and evaluations of the mainline, if they were read.
+    pub timeline: Option<&'g Timeline>,
 }
 
 impl<'g> Facts<'g> {
@@ -303,6 +317,7 @@ impl<'g> Facts<'g> {
             tags: read_tags(game),
             replay: None,
             hits: Vec::new(),
+            timeline: None,
         }
     }
 
@@ -746,7 +761,8 @@ mod tests {
                 1,
                 "unknown field `x` (fields: tags such as White or WhiteElo, tag:Name, \
                  plies, moves, status, winner, player, elo, eco, \
-                 TimeControl.base, .increment, .moves)",
+                 clock.white/.black[.N], used.white/.black[.max], drop.white/.black, \
+                 eval, clocks, evals, TimeControl.base, .increment, .moves)",
             ),
             (
                 "White = x and whiteelo > 2000",
