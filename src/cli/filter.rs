@@ -59,6 +59,13 @@ use super::run::{Writer, execute};
 ///   fivefold_repetition, fifty_moves, seventyfive_moves, unfinished,
 ///   incomplete = mainline not playable to its end; or mate, insufficient,
 ///   repetition, threefold, fivefold, fifty, seventyfive).
+///   Clocks and evaluations, from the mainline's [%clk], [%emt] and [%eval]
+///   comments (numbers; seconds and pawns): clock.white, clock.black (after
+///   the side's last move), clock.white.N (after its Nth move), used.white
+///   (time its moves took: [%emt], else the clocks with TimeControl's
+///   increment), used.white.max (its longest move), drop.white (its largest
+///   evaluation drop in one move; a mate counts as 100), the same for
+///   black, eval (the last evaluation), clocks, evals (plies with them).
 ///   Positions (some mainline position, the start included):
 ///   reaches "FEN" (placement and side to move; the side may be left out),
 ///   material KQ vs KR (exactly these pieces, White's first).
@@ -74,6 +81,7 @@ use super::run::{Writer, execute};
   pgnkit filter -e 'eco in B20..B99 and winner = black and elo >= 2400 and Date >= 2020' games.pgn
   pgnkit filter -e 'WhiteElo < BlackElo and winner = white' games.pgn
   pgnkit filter -e 'status = stalemate' --count games.pgn
+  pgnkit filter -e 'drop.white > 3 or clock.black.40 < 10' games.pgn
   pgnkit filter -e 'reaches \"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w\"' games.pgn
   pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),

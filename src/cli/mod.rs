@@ -8,6 +8,8 @@ mod fen;
 mod filter;
 mod json;
 mod output;
+#[cfg(feature = "parquet")]
+mod parquet;
 mod perft;
 mod progress;
 mod report;

@@ -35,7 +35,12 @@ pub struct Writer<'a, X = ()> {
     pub io_error: bool,
     /// The command's own totals.
     pub extra: X,
+    /// Called with the totals after each batch (Parquet writes its rows).
+    batches: Option<&'a mut Batches<'a, X>>,
 }
+
+/// What [`Writer::on_batch`] calls: it may take what the totals hold.
+pub type Batches<'a, X> = dyn FnMut(&mut X) -> io::Result<()> + Send + 'a;
 
 impl<'a, X: Default> Writer<'a, X> {
     /// A writer to `out` for `run`.
@@ -53,6 +58,17 @@ impl<'a, X: Default> Writer<'a, X> {
             written: 0,
             io_error: false,
             extra: X::default(),
+            batches: None,
+        }
+    }
+
+    /// Calls `batches` with the command's totals after each batch has been
+    /// merged into them, in input order.
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+    pub fn on_batch(self, batches: &'a mut Batches<'a, X>) -> Writer<'a, X> {
+        Writer {
+            batches: Some(batches),
+            ..self
         }
     }
 
@@ -110,6 +126,9 @@ impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
         self.bar.advance(read, done.stats.games, done.stats.errors);
         self.stats.add(&done.stats);
         self.extra.merge(done.extra);
+        if let Some(batches) = &mut self.batches {
+            batches(&mut self.extra)?;
+        }
         Ok(if self.limit.is_some_and(|n| self.written >= n) {
             ControlFlow::Break(())
         } else {
