@@ -22,10 +22,11 @@ use parquet::schema::types::Type;
 use super::output::Output;
 use super::report::Merge;
 
-/// Rows per row group: a few MB of lichess games. Every row group but
-/// the last has exactly this many, so the file does not depend on how the
-/// games were batched (`--jobs`).
-pub const ROW_GROUP_ROWS: usize = 16 * 1024;
+/// Rows per row group: some MB of games with their moves, held in memory
+/// until the group is written. Every row group but the last has exactly
+/// this many, so the file does not depend on how the games were batched
+/// (`--jobs`).
+pub const ROW_GROUP_ROWS: usize = 4096;
 
 /// The environment variable that overrides [`ROW_GROUP_ROWS`]. Not an
 /// option: tests set it low so that small files have many row groups.
@@ -91,12 +92,13 @@ pub enum Value<'a> {
     Bool(bool),
 }
 
-/// The values of one column, without the nulls.
+/// The values of one column, without the nulls; strings one after
+/// another in one buffer, with where each ends.
 #[derive(Debug, PartialEq)]
 enum Values {
     Int(Vec<i64>),
     Real(Vec<f64>),
-    Text(Vec<ByteArray>),
+    Text(Vec<u8>, Vec<usize>),
     Bool(Vec<bool>),
 }
 
@@ -113,7 +115,7 @@ impl Column {
         let values = match kind {
             Kind::Int => Values::Int(Vec::new()),
             Kind::Real => Values::Real(Vec::new()),
-            Kind::Text => Values::Text(Vec::new()),
+            Kind::Text => Values::Text(Vec::new(), Vec::new()),
             Kind::Bool => Values::Bool(Vec::new()),
         };
         Column {
@@ -129,7 +131,10 @@ impl Column {
         match (&mut self.values, value) {
             (Values::Int(v), Value::Int(x)) => v.push(x),
             (Values::Real(v), Value::Real(x)) if x.is_finite() => v.push(x),
-            (Values::Text(v), Value::Text(x)) => v.push(ByteArray::from(x.as_bytes().to_vec())),
+            (Values::Text(text, ends), Value::Text(x)) => {
+                text.extend_from_slice(x.as_bytes());
+                ends.push(text.len());
+            }
             (Values::Bool(v), Value::Bool(x)) => v.push(x),
             _ => return false,
         }
@@ -156,7 +161,14 @@ impl Column {
         let values = match &mut self.values {
             Values::Int(v) => Values::Int(v.drain(..count).collect()),
             Values::Real(v) => Values::Real(v.drain(..count).collect()),
-            Values::Text(v) => Values::Text(v.drain(..count).collect()),
+            Values::Text(text, ends) => {
+                let cut = count.checked_sub(1).map_or(0, |last| ends[last]);
+                let front: Vec<usize> = ends.drain(..count).collect();
+                for end in ends.iter_mut() {
+                    *end -= cut;
+                }
+                Values::Text(text.drain(..cut).collect(), front)
+            }
             Values::Bool(v) => Values::Bool(v.drain(..count).collect()),
         };
         Column {
@@ -174,7 +186,11 @@ impl Column {
         match (&mut self.values, other.values) {
             (Values::Int(a), Values::Int(b)) => a.extend(b),
             (Values::Real(a), Values::Real(b)) => a.extend(b),
-            (Values::Text(a), Values::Text(b)) => a.extend(b),
+            (Values::Text(a, a_ends), Values::Text(b, b_ends)) => {
+                let base = a.len();
+                a.extend(b);
+                a_ends.extend(b_ends.into_iter().map(|end| end + base));
+            }
             (Values::Bool(a), Values::Bool(b)) => a.extend(b),
             // Both come from the same specs.
             _ => {}
@@ -391,11 +407,26 @@ impl<'o> File<'o> {
             let def = Some(&column.def[..]);
             // Only lists have repetition levels.
             let rep = (!column.rep.is_empty()).then_some(&column.rep[..]);
-            match &column.values {
-                Values::Int(v) => writer.typed::<Int64Type>().write_batch(v, def, rep)?,
-                Values::Real(v) => writer.typed::<DoubleType>().write_batch(v, def, rep)?,
-                Values::Text(v) => writer.typed::<ByteArrayType>().write_batch(v, def, rep)?,
-                Values::Bool(v) => writer.typed::<BoolType>().write_batch(v, def, rep)?,
+            match column.values {
+                Values::Int(v) => writer.typed::<Int64Type>().write_batch(&v, def, rep)?,
+                Values::Real(v) => writer.typed::<DoubleType>().write_batch(&v, def, rep)?,
+                Values::Text(text, ends) => {
+                    // Slices of one shared buffer: no allocation per string.
+                    let text = bytes::Bytes::from(text);
+                    let mut start = 0;
+                    let values: Vec<ByteArray> = ends
+                        .iter()
+                        .map(|&end| {
+                            let value = ByteArray::from(text.slice(start..end));
+                            start = end;
+                            value
+                        })
+                        .collect();
+                    writer
+                        .typed::<ByteArrayType>()
+                        .write_batch(&values, def, rep)?
+                }
+                Values::Bool(v) => writer.typed::<BoolType>().write_batch(&v, def, rep)?,
             };
             writer.close()?;
         }
