@@ -152,7 +152,10 @@ fn duration(text: &str) -> Option<u64> {
         return None;
     }
     let seconds: f64 = seconds.parse().ok()?;
-    let millis = minutes.checked_mul(60_000)? + (seconds * 1000.0).round() as u64;
+    // `as` saturates: a huge number of seconds fails the bound below.
+    let millis = minutes
+        .checked_mul(60_000)?
+        .checked_add((seconds * 1000.0).round() as u64)?;
     (millis <= MAX_MILLIS).then_some(millis)
 }
 
@@ -199,6 +202,8 @@ mod tests {
             ("999999:00:00", None),
             ("1001:00:00", None),
             ("999999:999999:999999:999999:999999:0", None),
+            ("1:9999999999999999", None),
+            ("9999999999999999", None),
         ];
         for (text, millis) in cases {
             assert_eq!(duration(text), millis, "{text:?}");
