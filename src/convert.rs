@@ -28,6 +28,7 @@ use crate::moves::Move;
 use crate::notation::{
     LetterPolicy, MoveKind, MoveToken, Notation, ParseMoveTokenError, ResolveError, Resolved, Style,
 };
+use crate::opening::{Classifier, Opening, set_opening_tags};
 use crate::pgn::{
     Comment, CommentKind, DRAW_OFFER, Game, Line, MoveNode, MovetextWriter, Outcome, ParsePgnError,
     ParsePgnErrorKind, RawGame, Reader, Span, Tag, Visitor, WriteOptions, parse_game, result_text,
@@ -348,6 +349,11 @@ pub struct PgnOptions {
     pub letters: LetterPolicy,
     /// The notation every move must be written in, if any ([`play_game`]).
     pub required: Option<Required>,
+    /// Set the `ECO` and `Opening` tags to the opening the mainline
+    /// reaches ([`crate::opening`]), replacing the first of each name and
+    /// dropping repeats; a game that reaches no known position keeps its
+    /// tags.
+    pub openings: bool,
 }
 
 /// Why the streaming converter ([`Converter::convert_streaming`]) did
@@ -433,6 +439,7 @@ pub struct Conversion<E = PlayError> {
 ///     write: WriteOptions { tags: TagSelection::None, ..WriteOptions::default() },
 ///     letters: LetterPolicy::Auto,
 ///     required: None,
+///     openings: false,
 /// };
 /// let raw = RawGame::from_bytes(b"1. e4 {best} (1. Nf3 $1 d5) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0");
 /// let mut out = Vec::new();
@@ -476,14 +483,19 @@ impl Converter {
         options: &PgnOptions,
         out: &mut Vec<u8>,
     ) -> Conversion {
-        let (done, start) = self.stream(replayer, raw, options, out);
+        let (done, start, opening) = self.stream(replayer, raw, options, out);
         let written = done.written.map(|written| match written {
             Ok(()) => Ok(()),
             Err(StreamError::Play(err)) => Err(err),
             Err(StreamError::Layout(_)) => {
                 let start = start.unwrap_or_else(Position::startpos);
-                check_tree_budget(raw, MAX_TREE_MOVES)
-                    .and_then(|()| write_pgn_tree(&parse_game(raw), &start, options, out))
+                check_tree_budget(raw, MAX_TREE_MOVES).and_then(|()| {
+                    let mut game = parse_game(raw);
+                    if let Some(found) = opening {
+                        set_opening_tags(&mut game.tags, found);
+                    }
+                    write_pgn_tree(&game, &start, options, out)
+                })
             }
         });
         Conversion {
@@ -511,7 +523,11 @@ impl Converter {
         raw: &RawGame<'_>,
         options: &PgnOptions,
         out: &mut Vec<u8>,
-    ) -> (Conversion<StreamError>, Option<Position>) {
+    ) -> (
+        Conversion<StreamError>,
+        Option<Position>,
+        Option<&'static Opening>,
+    ) {
         self.stack.clear();
         self.pending.clear();
         self.movetext.clear();
@@ -525,6 +541,7 @@ impl Converter {
             result: None,
             start: None,
             stopped: None,
+            classifier: options.openings.then(Classifier::new),
         };
         let replay_options = ReplayOptions {
             letters: options.letters,
@@ -533,11 +550,12 @@ impl Converter {
         let replay = replayer.observe(raw, &replay_options, &mut writer);
         let valid = replay.status == Status::Valid && writer.start.is_some();
         let start = writer.start;
+        let opening = writer.classifier.and_then(|c| c.opening());
         let written = valid.then(|| writer.finish(out));
         if let Some(Ok(())) = written {
             out.extend_from_slice(&self.movetext);
         }
-        (Conversion { replay, written }, start)
+        (Conversion { replay, written }, start, opening)
     }
 }
 
@@ -555,6 +573,8 @@ struct Writer<'c, 'a> {
     start: Option<Position>,
     /// Why the game cannot be written in order, once known.
     stopped: Option<StreamError>,
+    /// Finds the opening, with [`PgnOptions::openings`].
+    classifier: Option<Classifier>,
 }
 
 impl<'a> Writer<'_, 'a> {
@@ -599,6 +619,9 @@ impl<'a> Writer<'_, 'a> {
             return Err(err);
         }
         self.flush_pending(false);
+        if let Some(found) = self.classifier.and_then(|c| c.opening()) {
+            set_opening_tags(&mut self.tags, found);
+        }
         self.w.finish(result_text(&self.tags, self.result));
         write_tags(&self.tags, self.result, self.options.write.tags, out);
         Ok(())
@@ -613,6 +636,9 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
     }
 
     fn mainline_ply(&mut self, ply: MainlinePly<'_>) {
+        if let Some(classifier) = &mut self.classifier {
+            classifier.push(ply.ply, ply.position);
+        }
         if ply.ply == 0 {
             self.start = Some(*ply.position);
             self.stack.push(Frame::new(start_ply(&self.tags), false));

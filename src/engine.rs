@@ -25,6 +25,13 @@
 //! every byte read since the last finished record; a mapped file's record
 //! is the range from its game's first byte to the next game's.
 //!
+//! With [`Options::shard`], the run reads one shard of its inputs (see
+//! [`crate::shard`]): a plain file read in place is split exactly where
+//! a framer over the whole file finds its games (the games before the
+//! shard's first byte are framed, not handed out: [`game_at`]), so games
+//! keep their numbers and lines in the whole file; any other input is read
+//! whole by one shard.
+//!
 //! A game over the framer's size bound reaches the per-game function as an
 //! error ([`Item::game`]); an input that cannot be opened, or not read to
 //! its end, is reported to the sink ([`Sink::failed`]) and the run goes on
@@ -75,11 +82,12 @@ use std::time::Duration;
 
 use crate::input::{self, BytesRead, Input, Mapped};
 use crate::pgn::{
-    Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, RawGame, ReadPgnError, bounded_cuts,
-    frame_piece,
+    Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, Link, RawGame, ReadPgnError,
+    bounded_cuts, frame_piece, game_at,
 };
 use crate::pipeline::{Pipeline, PipelineError};
 use crate::replay::Replayer;
+use crate::shard::{Part, Shard};
 
 /// Bytes of game text per batch handed to a worker. Small enough that a
 /// batch's text and output stay in the cache and that the last batches of
@@ -145,6 +153,10 @@ pub struct Options {
     /// Whether each game comes with its record, the bytes up to the next
     /// game ([`Item::record`]).
     pub records: bool,
+    /// The shard of the inputs to read ([`crate::shard`]); all of them by
+    /// default. A plain file is split only when it is read in place
+    /// ([`Options::map`]).
+    pub shard: Shard,
 }
 
 impl Default for Options {
@@ -156,6 +168,7 @@ impl Default for Options {
             patience: PATIENCE,
             map: true,
             records: false,
+            shard: Shard::whole(),
         }
     }
 }
@@ -225,6 +238,17 @@ pub trait Sink<T> {
     /// A failure to write, which ends the run.
     fn write(&mut self, out: T, read: u64) -> io::Result<ControlFlow<()>>;
 
+    /// An output for the per-game function to fill next, where the run
+    /// makes them one at a time (one job): a sink that keeps a written
+    /// output's buffers hands them back here, cleared, so that a game's
+    /// output grows no new buffer. A new `T` by default.
+    fn fresh(&mut self) -> T
+    where
+        T: Default,
+    {
+        T::default()
+    }
+
     /// The input that [`begin`](Self::begin) announced is done with (read
     /// to its end, stopped, or failed).
     fn end(&mut self) {}
@@ -251,8 +275,9 @@ pub enum EngineError {
 /// The games are handed to the workers in batches; for each batch a
 /// worker makes a fresh state with `init` (a replayer, buffers) and a
 /// fresh output (`T::default()`), passes both to `game` for each of its
-/// games in order, and the output goes to [`Sink::write`]. With one job a
-/// batch is one game.
+/// games in order, and the output goes to [`Sink::write`]. With one job
+/// the games are handed over one at a time: one state from `init` serves
+/// the whole input, and each game fills an output from [`Sink::fresh`].
 ///
 /// A [`ControlFlow::Break`] from the sink ends the run (the input it came
 /// from is ended, the inputs after it are not opened).
@@ -276,21 +301,46 @@ where
     let pipeline = Pipeline::new(options.jobs);
     // At most as many texts as batches in flight.
     let free = FreeTexts::default();
-    for path in paths {
+    let parts = (options.shard.count() > 1).then(|| options.shard.parts(&disk_sizes(paths)));
+    for (i, path) in paths.iter().enumerate() {
+        let part = parts.as_ref().and_then(|parts| parts.get(i));
+        if part.is_some_and(Part::is_none) {
+            continue;
+        }
+        // Whether this run reports the input's failures (only one shard
+        // does), and reads it if it is one unit.
+        let first = part.is_none_or(|part| part.first);
         let name = display_name(path);
-        let mut input = match (input::OpenOptions { map: options.map }).open(path) {
+        let open = input::OpenOptions { map: options.map };
+        let opened = match part {
+            Some(_) => open.open_in_place(path),
+            None => open.open(path),
+        };
+        let mut input = match opened {
             Ok(input) => input,
             Err(err) => {
-                sink.failed(Failure::Open(err));
+                if first {
+                    sink.failed(Failure::Open(err));
+                }
                 continue;
             }
         };
+        let split = part
+            .filter(|_| input.mapped_bytes().is_some())
+            .map(|part| part.range.clone());
+        if part.is_some() && split.is_none() && !first {
+            // One unit, read by another shard.
+            continue;
+        }
         if let Some(bytes) = input.mapped_bytes()
             && !looks_like_pgn(
                 bytes.get(..NOT_PGN_BYTES as usize).unwrap_or(bytes),
                 bytes.len(),
             )
         {
+            if !first {
+                continue;
+            }
             sink.begin(&name, input.total_len());
             sink.end();
             sink.failed(Failure::Read {
@@ -308,19 +358,29 @@ where
             game: &game,
             out: PhantomData,
         };
-        let map = if options.map && pipeline.jobs() > 1 {
+        let map = if options.map && (pipeline.jobs() > 1 || split.is_some()) {
             input.take_mapped().map(Arc::new)
         } else {
             None
         };
         let result = {
             let mut write = |out: T, read: u64| match sink.write(out, read) {
-                Ok(ControlFlow::Continue(())) => Ok(()),
+                Ok(ControlFlow::Continue(())) => Ok(sink.fresh()),
                 Ok(ControlFlow::Break(())) => Err(Stop::Enough),
                 Err(err) => Err(Stop::Write(err)),
             };
             match map {
-                Some(map) => work.pieces(&pipeline, options, &map, &mut write),
+                Some(map) => {
+                    let len = map.bytes().len();
+                    let (start, stop) = match split {
+                        Some(range) => (
+                            game_at(&map, usize::try_from(range.start).unwrap_or(len).min(len)),
+                            usize::try_from(range.end).unwrap_or(len).min(len),
+                        ),
+                        None => (game_at(&map, 0), len),
+                    };
+                    work.pieces(&pipeline, options, &map, start, stop, &mut write)
+                }
                 None if pipeline.jobs() == 1 && !options.records => {
                     work.one_job(input, options.map, &mut write)
                 }
@@ -342,6 +402,24 @@ where
         }
     }
     Ok(())
+}
+
+/// The sizes of the files at `paths` on disk, 0 for standard input and
+/// anything that is not a regular file (or cannot be read): the sizes by
+/// which a shard's share is reckoned.
+fn disk_sizes(paths: &[PathBuf]) -> Vec<u64> {
+    paths
+        .iter()
+        .map(|path| {
+            if path == Path::new("-") {
+                return 0;
+            }
+            std::fs::metadata(path)
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .map_or(0, |meta| meta.len())
+        })
+        .collect()
 }
 
 /// The name of an input in messages.
@@ -473,8 +551,9 @@ impl From<PipelineError> for Stop {
 }
 
 /// Where the reading of an input passes what the per-game function made
-/// of its next games, in order, with the input bytes read by then.
-type Write<'a, T> = dyn FnMut(T, u64) -> Result<(), Stop> + Send + 'a;
+/// of its next games, in order, with the input bytes read by then; it
+/// gives back an output to fill next ([`Sink::fresh`]).
+type Write<'a, T> = dyn FnMut(T, u64) -> Result<T, Stop> + Send + 'a;
 
 /// The per-game function of a run over one input, making `T`s.
 struct Work<'a, I, G, T> {
@@ -533,9 +612,11 @@ where
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
         let mut last_game = None;
+        // One state for the whole input, and outputs the sink hands back:
+        // a game's buffers are those of the game before.
+        let mut state = (self.init)();
+        let mut out = T::default();
         while let Some(raw) = framer.next_game() {
-            let mut state = (self.init)();
-            let mut out = T::default();
             let raw = match raw {
                 Err(err @ ReadPgnError::GameTooLarge { .. }) => Err(err),
                 Err(error) => {
@@ -556,7 +637,7 @@ where
                 record: &[],
             };
             (self.game)(&mut state, &item, &mut out);
-            write(out, read.get())?;
+            out = write(out, read.get())?;
         }
         Ok(())
     }
@@ -582,15 +663,17 @@ where
                 if let Text::Copied(text) = text {
                     free.give(text);
                 }
-                write(out, read)
+                write(out, read).map(drop)
             },
         )
     }
 
-    /// Runs the per-game function over a mapped file on the pipeline. The
-    /// file is cut into pieces of [`Options::piece_bytes`] each, shorter
-    /// toward the end ([`tapered_cuts`], down to an eighth: [`TAPER`]), and
-    /// each worker frames its own piece. The pieces are settled in order
+    /// Runs the per-game function over the games of a mapped file that
+    /// start at or after `start` (where a game starts) and before `stop`,
+    /// on the pipeline. The text is cut into pieces of
+    /// [`Options::piece_bytes`] each, shorter toward the end
+    /// ([`tapered_cuts`], down to an eighth: [`TAPER`]), and each worker
+    /// frames its own piece. The pieces are settled in order
     /// ([`Chain`]); a piece whose turn does not come within
     /// [`Options::patience`] is settled by the writer. The writer gives
     /// back the pages of the file before each piece it has passed on.
@@ -599,9 +682,14 @@ where
         pipeline: &Pipeline,
         options: &Options,
         map: &Arc<Mapped>,
+        start: Link,
+        stop: usize,
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
-        let chain = Chain::new();
+        if start.at >= stop && stop > 0 {
+            return Ok(());
+        }
+        let chain = Chain::starting_at(start);
         let patience = options.patience;
         let finish = |framed: FramedPiece| {
             let end = framed.end.at;
@@ -611,7 +699,7 @@ where
         };
         let size = options
             .piece_bytes
-            .unwrap_or_else(|| piece_bytes(map.bytes().len(), pipeline.jobs()))
+            .unwrap_or_else(|| piece_bytes(stop - start.at, pipeline.jobs()))
             .max(1);
         // Larger pieces, fewer of them in flight: about the text the
         // pipeline's batches would hold, but two pieces a worker at least.
@@ -620,14 +708,14 @@ where
             .min(pipeline.in_flight());
         let pipeline = pipeline.with_in_flight(in_flight);
         let pieces = bounded_cuts(
-            map.bytes(),
+            &map.bytes()[start.at..stop],
             size,
             size / TAPER,
             pipeline.jobs(),
             PIECE_LINES,
         )
         .enumerate()
-        .map(|(index, piece)| Ok((index as u64, piece)));
+        .map(|(index, piece)| Ok((index as u64, start.at + piece.start..start.at + piece.end)));
         pipeline.run(
             pieces,
             |(index, piece): (u64, Range<usize>)| {
@@ -653,7 +741,7 @@ where
                 };
                 // The text before the piece's end is done with.
                 map.consumed(end, 0);
-                write(out, end as u64)
+                write(out, end as u64).map(drop)
             },
         )
     }
@@ -1036,8 +1124,8 @@ thread_local! {
 }
 
 /// A [`Replayer`] kept by the thread between batches, so that its buffers
-/// and start position outlive a batch (with one job a batch is one game):
-/// the state a per-game function makes for each batch.
+/// and start position outlive a batch: the state a per-game function
+/// makes for each batch.
 pub struct PooledReplayer(Option<Replayer>);
 
 impl PooledReplayer {

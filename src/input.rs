@@ -378,6 +378,22 @@ impl OpenOptions {
     /// # Ok::<_, std::io::Error>(())
     /// ```
     pub fn open(&self, path: &Path) -> io::Result<Input> {
+        self.open_mapping(path, MAP_MIN_BYTES)
+    }
+
+    /// Opens `path` as [`open`](Self::open) does, but maps a plain file
+    /// of any size (of 16 bytes or more) when [`map`](Self::map) is on:
+    /// for one shard of a run ([`crate::shard`]), which splits only a file
+    /// read in place.
+    ///
+    /// # Errors
+    /// As [`open`](Self::open).
+    pub fn open_in_place(&self, path: &Path) -> io::Result<Input> {
+        self.open_mapping(path, 0)
+    }
+
+    /// Opens `path`, mapping a plain file of at least `min` bytes.
+    fn open_mapping(&self, path: &Path, min: u64) -> io::Result<Input> {
         if path == Path::new("-") {
             return Input::from_reader(path, io::stdin(), None);
         }
@@ -387,7 +403,7 @@ impl OpenOptions {
             .ok()
             .filter(|meta| meta.is_file())
             .map(|meta| meta.len());
-        if total_len.is_some_and(|len| len >= MAP_MIN_BYTES)
+        if total_len.is_some_and(|len| len >= min)
             && self.map
             && let Some(map) = Mapped::new(&file)
             && Compression::detect(&map.bytes()[..4]) == Compression::None

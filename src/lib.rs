@@ -10,12 +10,15 @@
 //! 4. **Replay** — games played through the rules core.
 //! 5. **Timeline** — clocks and evaluations of the mainline from the
 //!    `[%clk]`, `[%emt]` and `[%eval]` commands of comments ([`timeline`]).
-//! 6. **Filter** — an expression language selecting games by tags, replay
-//!    results and positions ([`filter`]).
-//! 7. **Engine** — inputs framed into games, a per-game function run on the
+//! 6. **Openings** — the ECO code and name of a game from the positions
+//!    it reaches ([`opening`]).
+//! 7. **Filter** — an expression language selecting games by tags, replay
+//!    results, clocks, evaluations, openings and positions ([`filter`]).
+//! 8. **Engine** — inputs framed into games, a per-game function run on the
 //!    worker threads of the [`pipeline`], results in input order
 //!    ([`engine`]); with the bytes between games, for writing them back
-//!    unchanged.
+//!    unchanged; or one exact shard of the inputs ([`shard`]), for runs
+//!    spread over many cores or machines.
 //!
 //! Beside the layers, [`input`] opens files and stdin, plain or compressed
 //! (zstd, gzip, bzip2), as bounded streams, and [`encoding`] decodes archive
@@ -69,6 +72,7 @@ pub mod input;
 mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod opening;
 pub mod perft;
 pub mod pgn;
 pub mod pipeline;
@@ -77,6 +81,7 @@ pub mod reachability;
 pub mod replay;
 pub mod role;
 pub mod setup;
+pub mod shard;
 pub mod square;
 pub mod timeline;
 pub mod zobrist;

@@ -126,7 +126,7 @@ fn board_and_position_conditions_on_real_games() {
         (&twic, "valid", 232),
         (&twic, "plies < 40", 9),
         (&twic, ruy, 14),
-        (&twic, "eco in C60..C99", 14),
+        (&twic, "ECO in C60..C99", 14),
         (&twic, "material KR vs K or material K vs KR", 2),
         (&twic, "player ~ carlsen", 14),
         (&twic, "Round =~ /^1\\./", 35),

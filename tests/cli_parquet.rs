@@ -359,6 +359,97 @@ fn pgnmentor_as_parquet_matches_its_jsonl_whatever_the_jobs() {
 }
 
 #[test]
+fn every_tag_and_the_opening_in_parquet_are_what_jsonl_and_json_say() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    if !have_pyarrow() {
+        return;
+    }
+    let dir = tempdir("openings");
+    let input = data.join(LICHESS);
+    let input = input.to_str().expect("a UTF-8 path");
+    // `*` is a column per tag name (`eco`, `opening` would clash with the
+    // ECO and Opening tags, in a reader that ignores case).
+    for (test, fields) in [
+        ("every-tag", "file,game,*,plies"),
+        ("opening", "game,eco,opening"),
+    ] {
+        let file = dir.join(format!("{test}.parquet"));
+        let file = file.to_str().expect("a UTF-8 path");
+        let out = pgnkit(&[
+            "tags", "--format", "parquet", "--fields", fields, "-o", file, input,
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let jsonl = pgnkit(&["tags", "--format", "jsonl", "--fields", fields, input]);
+        assert_eq!(jsonl.code, 0, "{}", jsonl.stderr);
+        let expected = lines(&jsonl.stdout);
+        let back = read_back(Path::new(file), "");
+        assert_eq!(back["rows"], expected.len());
+        let rows = back["data"].as_array().expect("rows");
+        let mut present = 0;
+        for (row, line) in rows.iter().zip(&expected) {
+            let line = line.as_object().expect("an object");
+            for (name, got) in row.as_object().expect("a row") {
+                // A tag the game lacks is null. A number tag not written
+                // plainly is a string in JSON: its integer column holds
+                // the number (`+5`) or null (`?`).
+                let int = back["schema"][name] == "int64";
+                let want = match line.get(name) {
+                    None => Value::Null,
+                    Some(Value::String(text)) if int => {
+                        text.parse::<i64>().map_or(Value::Null, Value::from)
+                    }
+                    Some(want) => want.clone(),
+                };
+                assert_eq!(got, &want, "{test}: game {}: {name}", line["game"]);
+            }
+            let probe = if test == "opening" {
+                "opening"
+            } else {
+                "WhiteElo"
+            };
+            present += usize::from(!row[probe].is_null());
+        }
+        assert!(rows.len() > 100, "{}", rows.len());
+        assert!(
+            present * 10 >= rows.len() * 9,
+            "{test}: {present} of {}",
+            rows.len()
+        );
+    }
+
+    // convert --eco: the Parquet tag columns hold the tags the JSON has.
+    let converted = dir.join("games.parquet");
+    let converted = converted.to_str().expect("a UTF-8 path");
+    let run = pgnkit(&[
+        "convert", "--to", "parquet", "--eco", "-o", converted, input,
+    ]);
+    assert!(run.code <= 1, "{}", run.stderr);
+    let json = pgnkit(&["convert", "--to", "json", "--eco", input]);
+    let games = lines(&json.stdout);
+    let back = read_back(
+        Path::new(converted),
+        "t = t.select(['game', 'ECO', 'Opening'])",
+    );
+    assert_eq!(back["rows"], games.len());
+    for (row, game) in back["data"].as_array().unwrap().iter().zip(&games) {
+        let tag = |name: &str| {
+            game["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t[0] == name)
+                .map_or(Value::Null, |t| t[1].clone())
+        };
+        assert_eq!(row["game"], game["game"]);
+        assert_eq!(row["ECO"], tag("ECO"), "game {}", game["game"]);
+        assert_eq!(row["Opening"], tag("Opening"), "game {}", game["game"]);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn parquet_needs_a_file() {
     for args in [
         &["tags", "--format", "parquet", "fixtures/myschach.pgn"][..],
@@ -391,4 +482,27 @@ fn parquet_needs_a_file() {
         "fixtures/myschach.pgn",
     ]);
     assert_eq!(out.code, 2);
+    // `number` counts across inputs, which Parquet rows do not; and the
+    // ECO tag of `*` clashes with `eco` in a reader that ignores case.
+    for (fields, message) in [
+        (
+            "number,White",
+            "--fields number is not a column of --format parquet",
+        ),
+        ("game,*,eco", "`ECO` and `eco` differ only in case"),
+    ] {
+        let out = pgnkit(&[
+            "tags",
+            "--format",
+            "parquet",
+            "--fields",
+            fields,
+            "-o",
+            "x.parquet",
+            "fixtures/myschach.pgn",
+        ]);
+        assert_eq!(out.code, 2, "{fields}");
+        assert!(out.stderr.contains(message), "{}", out.stderr);
+        assert!(!Path::new("x.parquet").exists());
+    }
 }

@@ -1,5 +1,6 @@
 //! `pgnkit tags` run as a real binary: whole tables in every format.
 
+mod cli_support;
 mod common;
 
 use std::path::PathBuf;
@@ -120,4 +121,97 @@ fn unknown_fields_are_usage_errors() {
     );
     let (code, _, stderr) = pgnkit(&["tags", "--fields", "game,mySchachNr", fixture]);
     assert_eq!(code, 0, "{stderr}");
+}
+
+/// The tags of every game as `--format jsonl --fields 'number,file,game,*'`
+/// writes them: one object per game.
+fn objects(files: &[&str], jobs: &str) -> Vec<serde_json::Map<String, serde_json::Value>> {
+    let mut args = vec![
+        "tags",
+        "--format",
+        "jsonl",
+        "--jobs",
+        jobs,
+        "-f",
+        "number,file,game,*",
+    ];
+    args.extend(files);
+    let (code, out, err) = pgnkit(&args);
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|line| match serde_json::from_str(line) {
+            Ok(serde_json::Value::Object(map)) => map,
+            other => panic!("{line}: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn every_tag_of_every_game_across_files() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let paths = [
+        data.join("corpus/pgn-extract/infiles/fischer.pgn"),
+        data.join("corpus/pychess/eco-de-latin1.pgn"),
+        data.join("corpus/shakmaty-pgn-reader/lichess_db_1000k.pgn"),
+    ];
+    let files: Vec<&str> = paths.iter().map(|p| p.to_str().unwrap()).collect();
+    let games = objects(&files, "3");
+    assert_eq!(objects(&files, "1"), games);
+    // As many rows as validate counts games.
+    let mut args = vec!["validate"];
+    args.extend(&files);
+    let (_, _, err) = pgnkit(&args);
+    assert_eq!(games.len() as u64, cli_support::validate_counts(&err)[0]);
+    // `number` counts on over the files; `game` starts again in each.
+    let mut names: Vec<String> = Vec::new();
+    let mut first_of_file = 0;
+    for (i, game) in games.iter().enumerate() {
+        assert_eq!(game["number"], serde_json::json!(i + 1));
+        let file = game["file"].as_str().unwrap();
+        if i > 0 && games[i - 1]["file"].as_str() != Some(file) {
+            first_of_file = i;
+        }
+        assert_eq!(
+            game["game"],
+            serde_json::json!(i - first_of_file + 1),
+            "{file}"
+        );
+        for name in game.keys().skip(3) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    assert!(files.iter().all(|f| games.iter().any(|g| g["file"] == *f)));
+    // The tsv table: a column per tag name seen, in the order first seen,
+    // each game's values in their columns.
+    let mut args = vec!["tags", "--header", "-f", "number,file,*"];
+    args.extend(&files);
+    let (code, tsv, err) = pgnkit(&args);
+    assert_eq!(code, 0, "{err}");
+    let mut lines = tsv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    assert_eq!(header[..2], ["number", "file"]);
+    assert_eq!(
+        header[2..],
+        names.iter().map(String::as_str).collect::<Vec<_>>()[..]
+    );
+    for (line, game) in lines.zip(&games) {
+        let cells: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cells.len(), header.len());
+        for (name, cell) in header.iter().zip(&cells).skip(2) {
+            let want = match game.get(*name) {
+                Some(serde_json::Value::String(s)) => s.replace(['\t', '\n', '\r'], " "),
+                Some(value) => value.to_string(),
+                None => String::new(),
+            };
+            assert_eq!(*cell, want, "{name} of {line}");
+        }
+    }
+    // Standard input cannot be read twice.
+    let (code, _, err) = pgnkit(&["tags", "-f", "*", "-"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--format jsonl"), "{err}");
 }

@@ -35,6 +35,7 @@ fn option_sets() -> Vec<PgnOptions> {
         write: WriteOptions::default(),
         letters: LetterPolicy::Auto,
         required: None,
+        openings: false,
     };
     let bare = WriteOptions {
         comments: false,

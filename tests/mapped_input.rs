@@ -403,6 +403,7 @@ fn the_engine_reads_the_same_games_every_way() {
                 patience,
                 map,
                 records,
+                ..Options::default()
             };
             let handed = through_engine(&path, &options);
             let games: Vec<Framed> = handed.iter().map(|(game, _)| game.clone()).collect();

@@ -14,6 +14,7 @@ use std::io::IsTerminal as _;
 use clap::{Args, ValueEnum};
 use pgnkit::LetterPolicy;
 use pgnkit::engine::{self, Options};
+use pgnkit::shard::Shard;
 
 use super::progress::When;
 
@@ -57,12 +58,31 @@ impl Lang {
     }
 }
 
-/// The input files (`FILES`).
+/// The input files (`FILES`), and the shard of them to read (`--shard`).
 #[derive(Debug, Args)]
 pub struct Inputs {
     /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
     /// standard input.
     pub files: Vec<PathBuf>,
+    /// Read shard K of N only: the N runs K = 1..N read every game once.
+    ///
+    /// The inputs, one after the other, are cut into N byte ranges of
+    /// nearly equal size; a game belongs to the range in which its first
+    /// byte lies. A plain file is split so (its games keep their numbers
+    /// and lines in the whole file); a compressed file, standard input or
+    /// a pipe is read whole by the shard in which its first byte lies. The
+    /// outputs of shards 1..N, concatenated in order, are the output of
+    /// one run (a header only in shard 1); summaries and exit statuses are
+    /// each shard's own. See docs/distributed.md.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+impl Inputs {
+    /// The shard to read (the whole inputs without `--shard`).
+    pub fn shard(&self) -> Shard {
+        self.shard.unwrap_or_default()
+    }
 }
 
 /// The number of worker threads (`--jobs`).
@@ -177,6 +197,7 @@ impl Run {
                 patience,
                 map,
                 records: false,
+                shard: inputs.shard(),
             },
             progress: progress.progress,
             quiet: false,

@@ -9,6 +9,7 @@ use pgnkit::convert::{
     play_game,
 };
 use pgnkit::engine::{Item, PooledReplayer};
+use pgnkit::opening::{Classifier, set_opening_tags};
 use pgnkit::pgn::{LineIndex, ParsePgnErrorKind, RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
@@ -39,7 +40,9 @@ use super::run::{Writer, execute};
   pgnkit convert --to de-lan -o deutsch.pgn games.pgn
   pgnkit convert --to lan games.pgn | pgnkit convert --from lan --to san
   pgnkit convert --to json games.pgn > games.jsonl
-  pgnkit convert --to parquet -o games.parquet games.pgn")]
+  pgnkit convert --to json --shard 3/8 games.pgn > games-3.jsonl
+  pgnkit convert --eco games.pgn > named.pgn
+  pgnkit convert --to parquet --eco -o games.parquet games.pgn")]
 pub struct ConvertArgs {
     #[command(flatten)]
     inputs: Inputs,
@@ -89,6 +92,12 @@ pub struct ConvertArgs {
     /// are still reported and still set exit status 1).
     #[arg(long)]
     keep_invalid: bool,
+    /// Add or correct the ECO and Opening tags: the opening the mainline
+    /// reaches, by the lichess opening table (transpositions included, the
+    /// deepest known position wins; see docs/openings.md). A game that
+    /// reaches no known position keeps its tags.
+    #[arg(long)]
+    eco: bool,
     #[command(flatten)]
     jobs: Jobs,
     #[command(flatten)]
@@ -193,11 +202,16 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         write: write_options,
         letters: args.from.letters(),
         required: args.from.required(),
+        openings: args.eco,
     };
     let options = ReplayOptions {
         letters: args.from.letters(),
         lints: false,
     };
+    anyhow::ensure!(
+        args.from != From::Json || args.inputs.shard.is_none(),
+        "--shard reads PGN, not --from json lines"
+    );
     if args.to == To::Parquet {
         anyhow::ensure!(
             args.from != From::Json,
@@ -220,16 +234,24 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         let source = raw.bytes;
         let (replay, converted) = if matches!(args.to, To::Json | To::Parquet) {
             let mut start: Option<Position> = None;
+            let mut classifier = args.eco.then(Classifier::new);
             let mut on_ply = |p: MainlinePly<'_>| {
                 if p.ply == 0 {
                     start = Some(*p.position);
                 }
+                if let Some(classifier) = &mut classifier {
+                    classifier.push(p.ply, p.position);
+                }
             };
             let replay = replayer.replay_with(&raw, &options, &mut on_ply);
+            let opening = classifier.and_then(|c| c.opening());
             let converted = match (replay.status, &start) {
                 (Status::Valid, Some(start)) => {
                     Some(check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
-                        let game = parse_game(&raw);
+                        let mut game = parse_game(&raw);
+                        if let Some(found) = opening {
+                            set_opening_tags(&mut game.tags, found);
+                        }
                         play_game(&game, start, args.from.letters(), args.from.required()).map(
                             |line| {
                                 if args.to == To::Parquet {
@@ -531,15 +553,23 @@ fn from_json(
             buf.clear();
             let mut start = None;
             let (replay, converted) = if matches!(args.to, To::Json | To::Parquet) {
+                let mut classifier = args.eco.then(Classifier::new);
                 let replay = replayer.replay_with(&raw, options, &mut |p: MainlinePly<'_>| {
                     if p.ply == 0 {
                         start = Some(*p.position);
                     }
+                    if let Some(classifier) = &mut classifier {
+                        classifier.push(p.ply, p.position);
+                    }
                 });
+                let opening = classifier.and_then(|c| c.opening());
                 let converted = match (replay.status, start) {
                     (Status::Valid, Some(start)) => {
                         Some(check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
-                            let game = parse_game(&raw);
+                            let mut game = parse_game(&raw);
+                            if let Some(found) = opening {
+                                set_opening_tags(&mut game.tags, found);
+                            }
                             play_game(&game, &start, pgn_options.letters, pgn_options.required).map(
                                 |line| {
                                     let value = json::game(

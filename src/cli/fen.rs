@@ -1,6 +1,6 @@
 //! `pgnkit fen`: the position of each game's mainline at a chosen ply.
 
-use std::fmt::Write as _;
+use std::collections::VecDeque;
 use std::io::Write;
 
 use clap::{Args, ValueEnum};
@@ -37,7 +37,8 @@ use super::run::{Writer, execute};
   pgnkit fen games.pgn
   pgnkit fen --ply 10 --with White,Black games.pgn
   pgnkit fen --move 5b --epd games.pgn
-  pgnkit fen --all games.pgn | head -n 20",
+  pgnkit fen --all games.pgn | head -n 20
+  pgnkit fen --shard 1/2 games.pgn > 1.fen && pgnkit fen --shard 2/2 games.pgn > 2.fen",
     mut_arg("lang", |a| a.help("Piece-letter alphabet: auto, en, de (B = Bauer)")),
 )]
 pub struct FenArgs {
@@ -160,165 +161,182 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         }
     };
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
-    let game =
-        |(replayer, seen): &mut (PooledReplayer, Vec<Seen>), item: &Item<'_>, done: &mut Done| {
-            let ctx = Context::text(item.name, colour);
-            let Some(raw) = game_of(&ctx, item, done) else {
-                return;
-            };
-            let source = raw.bytes;
-            seen.clear();
-            let columns = tag_columns(source, &args.with);
-            // --all writes each position as it comes, remembering where its
-            // line starts and where its move ends: the lines from the
-            // first untrusted position on are cut off after the replay.
-            let mut all = String::new();
-            let mut lines_at: Vec<(usize, usize)> = Vec::new();
-            let mut target: Option<u32> = match which {
-                Which::Ply(n) => Some(n),
-                _ => None,
-            };
-            // Where the first mainline move was written (the start
-            // position is trusted only when no error comes before it).
-            let mut first_move = source.len();
-            let mut on_ply = |p: MainlinePly<'_>| {
-                if p.ply == 1 {
-                    first_move = p.span.start;
-                }
-                // The ply of --move is known once the start position is.
-                if p.ply == 0
-                    && let Which::Move(spec) = which
-                {
-                    let start = (p.position.fullmoves() - 1) * 2
-                        + u32::from(p.position.turn() == pgnkit::Color::Black);
-                    let wanted = (spec.number - 1) * 2 + u32::from(spec.black) + 1;
-                    target = wanted.checked_sub(start);
-                }
-                if let Which::All = which {
-                    // The start position's "move" ends where the first
-                    // move is written, known after the replay.
-                    let end = if p.ply == 0 { usize::MAX } else { p.span.end };
-                    lines_at.push((all.len(), end));
-                    push_line(
-                        &mut all,
-                        Some((raw.number, p.ply)),
-                        &show(p.position),
-                        &columns,
-                    );
-                    return;
-                }
-                let keep = match which {
-                    Which::FromEnd(_) => true,
-                    Which::All | Which::Final => false,
-                    Which::Ply(_) | Which::Move(_) => target == Some(p.ply),
-                };
-                if keep {
-                    seen.push(Seen {
-                        ply: p.ply,
-                        span: p.span,
-                        fen: show(p.position),
-                    });
-                }
-            };
-            let replay = replayer.replay_with(&raw, &options, &mut on_ply);
-            // The first mainline error: positions from its move on are not
-            // printed.
-            let first_error = replay
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error && !d.in_variation)
-                .map(|d| d.span.start)
-                .min();
-            // A first move that was not played (illegal, or no move) is
-            // still where the movetext's moves begin: the start position
-            // before it was reached.
-            let first_move = replay
-                .diagnostics
-                .iter()
-                .filter(|d| d.before.is_some() && !d.in_variation)
-                .map(|d| d.span.start)
-                .fold(first_move, usize::min);
-            let trusted = |s: &Seen| {
-                let end = if s.ply == 0 { first_move } else { s.span.end };
-                first_error.is_none_or(|at| end <= at)
-            };
-            let mut lines = String::new();
-            let mut printed = false;
-            let mut short = false;
-            match which {
-                Which::Final => {
-                    if let Some(pos) = &replay.position
-                        && replay.status == Status::Valid
-                    {
-                        push_line(&mut lines, None, &show(pos), &columns);
-                        printed = true;
-                    }
-                }
-                Which::All => {
-                    // Positions come in order, their moves' ends increasing
-                    // (the start position's "move" is the first move): the
-                    // trusted ones are the first lines.
-                    let trusted_lines = lines_at
-                        .iter()
-                        .position(|&(_, end)| {
-                            let end = if end == usize::MAX { first_move } else { end };
-                            first_error.is_some_and(|at| end > at)
-                        })
-                        .unwrap_or(lines_at.len());
-                    if let Some(&(cut, _)) = lines_at.get(trusted_lines) {
-                        all.truncate(cut);
-                    }
-                    printed = trusted_lines > 0;
-                    if done.stdout.is_empty() {
-                        done.stdout = std::mem::take(&mut all).into_bytes();
-                    } else {
-                        done.stdout.extend_from_slice(all.as_bytes());
-                    }
-                }
-                Which::FromEnd(back) => {
-                    if replay.status == Status::Valid {
-                        match seen.len().checked_sub(1 + back as usize) {
-                            Some(i) => {
-                                push_line(&mut lines, None, &seen[i].fen, &columns);
-                                printed = true;
-                            }
-                            None => short = true,
-                        }
-                    }
-                }
-                Which::Ply(_) | Which::Move(_) => match seen.first() {
-                    Some(s) if trusted(s) => {
-                        push_line(&mut lines, None, &s.fen, &columns);
-                        printed = true;
-                    }
-                    Some(_) => {}
-                    None => short = replay.complete && replay.status == Status::Valid,
-                },
-            }
-            done.stdout.extend_from_slice(lines.as_bytes());
-            let errored = replay.status != Status::Valid;
-            if errored {
-                write_errors(&ctx, &raw, &replay, done);
-            } else if short && !args.skip_short {
-                let _ = writeln!(
-                    done.stderr,
-                    "{}:{}:1: error: game {}: the game has {}, fewer than asked",
-                    ctx.path,
-                    raw.first_line,
-                    raw.number,
-                    count(replay.plies.into(), "ply", "plies")
-                );
-            }
-            let failed = errored || (short && !args.skip_short);
-            done.stats
-                .count(&replay, failed || (!printed && !short), false);
+    let game = |(replayer, seen): &mut (PooledReplayer, VecDeque<Seen>),
+                item: &Item<'_>,
+                done: &mut Done| {
+        let ctx = Context::text(item.name, colour);
+        let Some(raw) = game_of(&ctx, item, done) else {
+            return;
         };
+        let source = raw.bytes;
+        seen.clear();
+        let columns = tag_columns(source, &args.with);
+        // --all writes each position as it comes, remembering where its
+        // line starts and where its move ends: the lines from the
+        // first untrusted position on are cut off after the replay.
+        // The lines go out of memory as they pile up ([`Done::spill`]).
+        let mut lines_at: Vec<(u64, usize)> = Vec::new();
+        let mut spill_error = None;
+        let mut target: Option<u32> = match which {
+            Which::Ply(n) => Some(n),
+            _ => None,
+        };
+        // Where the first mainline move was written (the start
+        // position is trusted only when no error comes before it).
+        let mut first_move = source.len();
+        let mut on_ply = |p: MainlinePly<'_>| {
+            if p.ply == 1 {
+                first_move = p.span.start;
+            }
+            // The ply of --move is known once the start position is.
+            if p.ply == 0
+                && let Which::Move(spec) = which
+            {
+                let start = (p.position.fullmoves() - 1) * 2
+                    + u32::from(p.position.turn() == pgnkit::Color::Black);
+                let wanted = (spec.number - 1) * 2 + u32::from(spec.black) + 1;
+                target = wanted.checked_sub(start);
+            }
+            if let Which::All = which {
+                // The start position's "move" ends where the first
+                // move is written, known after the replay.
+                let end = if p.ply == 0 { usize::MAX } else { p.span.end };
+                lines_at.push((done.stdout_len(), end));
+                push_line(
+                    &mut done.stdout,
+                    Some((raw.number, p.ply)),
+                    &show(p.position),
+                    &columns,
+                );
+                if let Err(err) = done.spill() {
+                    spill_error.get_or_insert(err);
+                }
+                return;
+            }
+            let keep = match which {
+                Which::FromEnd(_) => true,
+                Which::All | Which::Final => false,
+                Which::Ply(_) | Which::Move(_) => target == Some(p.ply),
+            };
+            if keep {
+                // From the end, only the last positions can be asked
+                // for: a long game keeps no more of them.
+                if let Which::FromEnd(back) = which
+                    && seen.len() > back as usize
+                {
+                    seen.pop_front();
+                }
+                seen.push_back(Seen {
+                    ply: p.ply,
+                    span: p.span,
+                    fen: show(p.position),
+                });
+            }
+        };
+        let replay = replayer.replay_with(&raw, &options, &mut on_ply);
+        // The first mainline error: positions from its move on are not
+        // printed.
+        let first_error = replay
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error && !d.in_variation)
+            .map(|d| d.span.start)
+            .min();
+        // A first move that was not played (illegal, or no move) is
+        // still where the movetext's moves begin: the start position
+        // before it was reached.
+        let first_move = replay
+            .diagnostics
+            .iter()
+            .filter(|d| d.before.is_some() && !d.in_variation)
+            .map(|d| d.span.start)
+            .fold(first_move, usize::min);
+        let trusted = |s: &Seen| {
+            let end = if s.ply == 0 { first_move } else { s.span.end };
+            first_error.is_none_or(|at| end <= at)
+        };
+        let mut lines = Vec::new();
+        let mut printed = false;
+        let mut short = false;
+        match which {
+            Which::Final => {
+                if let Some(pos) = &replay.position
+                    && replay.status == Status::Valid
+                {
+                    push_line(&mut lines, None, &show(pos), &columns);
+                    printed = true;
+                }
+            }
+            Which::All => {
+                // Positions come in order, their moves' ends increasing
+                // (the start position's "move" is the first move): the
+                // trusted ones are the first lines.
+                let trusted_lines = lines_at
+                    .iter()
+                    .position(|&(_, end)| {
+                        let end = if end == usize::MAX { first_move } else { end };
+                        first_error.is_some_and(|at| end > at)
+                    })
+                    .unwrap_or(lines_at.len());
+                if let Some(&(cut, _)) = lines_at.get(trusted_lines)
+                    && let Err(err) = done.truncate_stdout(cut)
+                {
+                    spill_error.get_or_insert(err);
+                }
+                printed = trusted_lines > 0;
+            }
+            Which::FromEnd(back) => {
+                if replay.status == Status::Valid {
+                    match seen.len().checked_sub(1 + back as usize) {
+                        Some(i) => {
+                            push_line(&mut lines, None, &seen[i].fen, &columns);
+                            printed = true;
+                        }
+                        None => short = true,
+                    }
+                }
+            }
+            Which::Ply(_) | Which::Move(_) => match seen.front() {
+                Some(s) if trusted(s) => {
+                    push_line(&mut lines, None, &s.fen, &columns);
+                    printed = true;
+                }
+                Some(_) => {}
+                None => short = replay.complete && replay.status == Status::Valid,
+            },
+        }
+        done.stdout.extend_from_slice(&lines);
+        let spilled_badly = spill_error.is_some();
+        if let Some(err) = spill_error {
+            let _ = writeln!(
+                done.stderr,
+                "{}:{}:1: error: game {}: cannot keep its positions in a temporary file: {err}",
+                ctx.path, raw.first_line, raw.number
+            );
+        }
+        let errored = replay.status != Status::Valid;
+        if errored {
+            write_errors(&ctx, &raw, &replay, done);
+        } else if short && !args.skip_short {
+            let _ = writeln!(
+                done.stderr,
+                "{}:{}:1: error: game {}: the game has {}, fewer than asked",
+                ctx.path,
+                raw.first_line,
+                raw.number,
+                count(replay.plies.into(), "ply", "plies")
+            );
+        }
+        let failed = errored || (short && !args.skip_short) || spilled_badly;
+        done.stats
+            .count(&replay, failed || (!printed && !short), false);
+    };
     let run = Run::new(&args.inputs, &args.jobs, &args.progress);
     let mut writer = Writer::new(&mut out, &run);
     execute(
         &run,
         &mut writer,
-        || (PooledReplayer::take(), Vec::new()),
+        || (PooledReplayer::take(), VecDeque::new()),
         game,
     )?;
     let (stats, io_error) = (writer.stats, writer.io_error);
@@ -332,13 +350,13 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
 }
 
 /// One output line: optional `game<TAB>ply<TAB>`, the FEN, tag columns.
-fn push_line(out: &mut String, prefix: Option<(u64, u32)>, fen: &str, columns: &str) {
+fn push_line(out: &mut Vec<u8>, prefix: Option<(u64, u32)>, fen: &str, columns: &str) {
     if let Some((game, ply)) = prefix {
         let _ = write!(out, "{game}\t{ply}\t");
     }
-    out.push_str(fen);
-    out.push_str(columns);
-    out.push('\n');
+    out.extend_from_slice(fen.as_bytes());
+    out.extend_from_slice(columns.as_bytes());
+    out.push(b'\n');
 }
 
 /// The values of the `--with` tags, each after a tab (tabs and newlines

@@ -5,6 +5,7 @@ use std::io::Write as _;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, Filter, Line, ParseFilterError, PositionTest};
+use pgnkit::opening::Classifier;
 use pgnkit::pgn::{WriteOptions, parse_game, write_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions};
 use pgnkit::timeline::Timeline;
@@ -32,11 +33,11 @@ use super::run::{Writer, execute};
 ///   error: numbers (WhiteElo, BlackElo, WhiteDays, BlackDays, PlyCount,
 ///   elo, plies, moves, TimeControl.base/.increment/.moves), dates (Date,
 ///   EventDate, UTCDate, any *Date tag), text (White, Black, Event, Site,
-///   ECO, eco, player, …), Result (1-0 0-1 1/2-1/2 *), TimeControl (= and
+///   ECO, eco, opening, player, …), Result (1-0 0-1 1/2-1/2 *), TimeControl (= and
 ///   != only: TimeControl = 300+2), winner (white, black, draw, none; from
 ///   Result) and status (= and != only). Unlisted tags (Round, WhitemyELO,
 ///   mySchachNr) compare as numbers when both sides are numbers, else text.
-///   ~ =~ !~ search the text of tags, player, elo and eco only.
+///   ~ =~ !~ search the text of tags, player, elo, eco and opening only.
 ///   Names: a lower-case name is a pseudo-field, a name with a capital a
 ///   tag; one that differs from a known field only in case (white, Elo) or
 ///   by one letter (WhitElo) is an error naming the field meant; tag:Name
@@ -54,7 +55,9 @@ use super::run::{Writer, execute};
 ///   TimeControl.base, .increment, .moves: the first period of the
 ///   TimeControl tag (40/7200:3600, 300+2, *60, 10/2592000; - and ? have none).
 ///   Pseudo-fields: player (White or Black), elo (WhiteElo or BlackElo),
-///   eco (ECO), winner; from the board: plies, moves, valid, status
+///   winner; from the board: eco and opening (ECO code and name of the
+///   opening the mainline reaches, by the lichess opening table; the tags
+///   as written are ECO and Opening), plies, moves, valid, status
 ///   (checkmate, stalemate, insufficient_material, threefold_repetition,
 ///   fivefold_repetition, fifty_moves, seventyfive_moves, unfinished,
 ///   incomplete = mainline not playable to its end; or mate, insufficient,
@@ -68,7 +71,12 @@ use super::run::{Writer, execute};
 ///   black, eval (the last evaluation), clocks, evals (plies with them).
 ///   Positions (some mainline position, the start included):
 ///   reaches "FEN" (placement and side to move; the side may be left out),
-///   material KQ vs KR (exactly these pieces, White's first).
+///   material KQ vs KR (exactly these pieces, White's first);
+///   material "PATTERN" as pgn-extract -z reads a line: [HALF-MOVES]
+///   PIECES PIECES, either side first, K optional, L a minor piece; after
+///   a letter * any, + one or more, d, d+, d-, or against the other side
+///   = # > < d> d< >= <= d>= d<=; a letter left out is absent; the material
+///   lasts HALF-MOVES (2) moves: material "rp nb", "10 r2p+ r=p*".
 ///   Combine with and, or, not and parentheses; true matches everything.
 ///
 /// Exit status: 0 some game matched, 1 none matched, 2 usage or I/O error
@@ -80,10 +88,13 @@ use super::run::{Writer, execute};
   pgnkit filter -e 'WhiteDays < 5' games.pgn
   pgnkit filter -e 'eco in B20..B99 and winner = black and elo >= 2400 and Date >= 2020' games.pgn
   pgnkit filter -e 'WhiteElo < BlackElo and winner = white' games.pgn
+  pgnkit filter -e 'opening ~ sicilian and eco in B80..B99' games.pgn
   pgnkit filter -e 'status = stalemate' --count games.pgn
   pgnkit filter -e 'drop.white > 3 or clock.black.40 < 10' games.pgn
+  pgnkit filter -e 'material \"q*r+l*p+ q=r1<=l2>=p1<\"' games.pgn
   pgnkit filter -e 'reaches \"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w\"' games.pgn
-  pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn",
+  pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn
+  pgnkit filter -e 'plies > 40' --shard 2/2 games.pgn > long-2.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
@@ -100,7 +111,8 @@ pub struct FilterArgs {
     /// The Result tag is RESULT (1-0, 0-1, 1/2-1/2, *).
     #[arg(long)]
     result: Option<String>,
-    /// The ECO code is CODE, or in LOW..HIGH (B20..B99).
+    /// The ECO code of the opening found on the board is CODE, or in
+    /// LOW..HIGH (B20..B99).
     #[arg(long, value_name = "CODE")]
     eco: Option<String>,
     /// At least N mainline plies.
@@ -208,17 +220,20 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
                 if filter.needs_replay() {
                     let mut hits = vec![false; positions.len()];
                     let mut line = Line::default();
+                    let mut classifier = filter.needs_opening().then(Classifier::new);
                     let mut visit = |ply: MainlinePly<'_>| {
                         if needs_line {
                             line.push(ply.position);
                         }
-                        for (hit, test) in hits.iter_mut().zip(positions) {
-                            *hit = *hit || test.matches(ply.position, &line);
+                        if let Some(classifier) = &mut classifier {
+                            classifier.push(ply.ply, ply.position);
                         }
+                        line.test(positions, ply.position, &mut hits);
                     };
                     replay = replayer.replay_with(&raw, &options, &mut visit);
                     facts.replay = Some(&replay);
                     facts.hits = hits;
+                    facts.opening = classifier.and_then(|c| c.opening());
                 }
                 filter.matches(&facts)
             }

@@ -353,11 +353,20 @@ pub fn check(path: Option<&Path>, specs: &[Spec], option: &str) -> anyhow::Resul
         );
     }
     for (i, spec) in specs.iter().enumerate() {
-        if specs[..i]
+        match specs[..i]
             .iter()
-            .any(|s| s.name.eq_ignore_ascii_case(&spec.name))
+            .find(|s| s.name.eq_ignore_ascii_case(&spec.name))
         {
-            anyhow::bail!("the Parquet column `{}` is named twice", spec.name);
+            Some(s) if s.name == spec.name => {
+                anyhow::bail!("the Parquet column `{}` is named twice", spec.name)
+            }
+            Some(s) => anyhow::bail!(
+                "the Parquet columns `{}` and `{}` differ only in case \
+                 (DuckDB reads names without case)",
+                s.name,
+                spec.name
+            ),
+            None => {}
         }
     }
     Ok(())

@@ -3,7 +3,7 @@
 //! output.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{self, Read as _, Seek as _, SeekFrom, Write as _};
 
 use pgnkit::encoding;
 use pgnkit::engine::Item;
@@ -19,8 +19,11 @@ use clap::ValueEnum;
 /// What the per-game work made of a batch of games.
 #[derive(Default)]
 pub struct Done<X = ()> {
-    /// Bytes for standard output.
+    /// Bytes for standard output (after the spilled ones).
     pub stdout: Vec<u8>,
+    /// Bytes for standard output moved out of memory ([`Done::spill`]).
+    spilled: Option<std::fs::File>,
+    spilled_len: u64,
     /// Bytes for standard error.
     pub stderr: Vec<u8>,
     /// Counts.
@@ -30,6 +33,84 @@ pub struct Done<X = ()> {
     pub ends: Vec<usize>,
     /// Totals of the command's own (see [`Merge`]).
     pub extra: X,
+}
+
+/// Bytes of standard output a batch keeps in memory: past it they go to a
+/// temporary file ([`Done::spill`]).
+pub const SPILL_BYTES: usize = 8 << 20;
+
+impl<X: Default> Done<X> {
+    /// Empties it for the next games, keeping the buffers' capacity.
+    pub fn clear(&mut self) {
+        self.stdout.clear();
+        self.spilled = None;
+        self.spilled_len = 0;
+        self.stderr.clear();
+        self.ends.clear();
+        self.stats = Stats::default();
+        self.extra = X::default();
+    }
+}
+
+impl<X> Done<X> {
+    /// The bytes for standard output so far, spilled ones included.
+    pub fn stdout_len(&self) -> u64 {
+        self.spilled_len + self.stdout.len() as u64
+    }
+
+    /// Moves the bytes for standard output to a temporary file once there
+    /// are more than [`SPILL_BYTES`] of them: one game's output (every
+    /// position of a game of a million plies) takes bounded memory.
+    ///
+    /// # Errors
+    /// The temporary file cannot be made or written.
+    pub fn spill(&mut self) -> io::Result<()> {
+        if self.stdout.len() <= SPILL_BYTES {
+            return Ok(());
+        }
+        let file = match &mut self.spilled {
+            Some(file) => file,
+            None => self.spilled.insert(tempfile::tempfile()?),
+        };
+        file.write_all(&self.stdout)?;
+        self.spilled_len += self.stdout.len() as u64;
+        self.stdout.clear();
+        Ok(())
+    }
+
+    /// Cuts the bytes for standard output back to their first `len`.
+    ///
+    /// # Errors
+    /// The temporary file cannot be cut.
+    pub fn truncate_stdout(&mut self, len: u64) -> io::Result<()> {
+        match len.checked_sub(self.spilled_len) {
+            Some(kept) => self
+                .stdout
+                .truncate(usize::try_from(kept).unwrap_or(usize::MAX)),
+            None => {
+                self.stdout.clear();
+                if let Some(file) = &mut self.spilled {
+                    file.set_len(len)?;
+                    file.seek(SeekFrom::Start(len))?;
+                }
+                self.spilled_len = len;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the spilled bytes for standard output, if any, to `out`
+    /// (the bytes in [`Done::stdout`] follow them).
+    ///
+    /// # Errors
+    /// Reading the temporary file or writing `out`.
+    pub fn write_spilled(&mut self, out: &mut dyn io::Write) -> io::Result<()> {
+        if let Some(file) = &mut self.spilled {
+            file.seek(SeekFrom::Start(0))?;
+            io::copy(&mut file.take(self.spilled_len), out)?;
+        }
+        Ok(())
+    }
 }
 
 /// Totals that the batches of a run add up to.

@@ -37,6 +37,8 @@ pub struct Writer<'a, X = ()> {
     pub extra: X,
     /// Called with the totals after each batch (Parquet writes its rows).
     batches: Option<&'a mut Batches<'a, X>>,
+    /// A written output, cleared, for the next game ([`Sink::fresh`]).
+    spare: Option<Done<X>>,
 }
 
 /// What [`Writer::on_batch`] calls: it may take what the totals hold.
@@ -59,6 +61,7 @@ impl<'a, X: Default> Writer<'a, X> {
             io_error: false,
             extra: X::default(),
             batches: None,
+            spare: None,
         }
     }
 
@@ -102,13 +105,13 @@ impl<X: Merge> Writer<'_, X> {
     }
 }
 
-impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
+impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
     fn begin(&mut self, name: &str, total: Option<u64>) {
         self.bar = Progress::new(self.when, self.quiet, name, total);
         self.file_start = true;
     }
 
-    fn write(&mut self, done: Done<X>, read: u64) -> io::Result<ControlFlow<()>> {
+    fn write(&mut self, mut done: Done<X>, read: u64) -> io::Result<ControlFlow<()>> {
         if self.records {
             if !done.stderr.is_empty() {
                 self.bar
@@ -116,6 +119,7 @@ impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
             }
             self.written += self.write_records(&done)?;
         } else {
+            done.write_spilled(self.out)?;
             self.out.write_all(&done.stdout)?;
             if !done.stderr.is_empty() {
                 self.bar.suspend(|| {
@@ -125,15 +129,21 @@ impl<X: Merge> Sink<Done<X>> for Writer<'_, X> {
         }
         self.bar.advance(read, done.stats.games, done.stats.errors);
         self.stats.add(&done.stats);
-        self.extra.merge(done.extra);
+        self.extra.merge(std::mem::take(&mut done.extra));
         if let Some(batches) = &mut self.batches {
             batches(&mut self.extra)?;
         }
+        done.clear();
+        self.spare = Some(done);
         Ok(if self.limit.is_some_and(|n| self.written >= n) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         })
+    }
+
+    fn fresh(&mut self) -> Done<X> {
+        self.spare.take().unwrap_or_default()
     }
 
     fn end(&mut self) {
@@ -202,11 +212,20 @@ where
     I: Fn() -> S + Sync,
     G: Fn(&mut S, &Item<'_>, &mut Done<X>) + Sync,
 {
-    match engine::run(&run.options, &run.paths, init, game, writer) {
-        Ok(()) => {}
-        Err(EngineError::Write(err)) => return Err(err).context("writing the output"),
-        Err(EngineError::Pipeline(err)) => return Err(err.into()),
-        Err(err) => return Err(err.into()),
-    }
+    checked(engine::run(&run.options, &run.paths, init, game, writer))?;
     writer.out.flush().context("writing the output")
+}
+
+/// The end of an engine run as the commands report it: a failure to write
+/// the output, or to start the workers.
+///
+/// # Errors
+/// Those failures, with their context.
+pub fn checked(result: Result<(), EngineError>) -> anyhow::Result<()> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(EngineError::Write(err)) => Err(err).context("writing the output"),
+        Err(EngineError::Pipeline(err)) => Err(err.into()),
+        Err(err) => Err(err.into()),
+    }
 }

@@ -7,8 +7,9 @@ use anyhow::Context as _;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate};
+use pgnkit::opening::Classifier;
 use pgnkit::pgn::{Span, Tag};
-use pgnkit::replay::{Observer, ReplayOptions, Status, termination_name};
+use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status, termination_name};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
@@ -19,12 +20,15 @@ use super::run::{Writer, execute};
 
 /// Summarise an archive: games, validity, results, terminations on the
 /// board, result/board disagreements, plies, dates, players, events, ECO
-/// codes and tags.
+/// tags, openings and tags.
 ///
 /// Every game is replayed. A disagreement is a game whose Result tag
 /// differs from the result the board imposes (checkmate, stalemate, dead
 /// position, fivefold, 75 moves). Dates are the earliest and latest days
-/// the Date tags allow (fully unknown dates are left out).
+/// the Date tags allow (fully unknown dates are left out). `eco` counts
+/// the ECO tags as written, `openings` the ECO code and name of the
+/// opening each mainline reaches (the lichess opening table, see
+/// docs/openings.md).
 ///
 /// --json writes the summary as one JSON object with complete counts (a
 /// ply histogram, every player, event, ECO code and tag), so summaries of
@@ -34,7 +38,8 @@ use super::run::{Writer, execute};
     after_help = "Examples:
   pgnkit stats games.pgn
   pgnkit stats --top 3 games.pgn
-  pgnkit stats --json games.pgn > part.json && pgnkit stats --merge part.json part.json",
+  pgnkit stats --json games.pgn > part.json && pgnkit stats --merge part.json part.json
+  pgnkit stats --json --shard 1/2 games.pgn > 1.json && pgnkit stats --json --shard 2/2 games.pgn > 2.json && pgnkit stats --merge 1.json 2.json",
     mut_arg("files", |a| a.help(
         "PGN files, plain or compressed (`-` or none: standard input); with --merge: JSON summaries"
     )),
@@ -50,7 +55,8 @@ pub struct StatsArgs {
     /// The inputs are JSON summaries (from --json): merge them.
     #[arg(long)]
     merge: bool,
-    /// How many of the most frequent players, events and ECO codes to show.
+    /// How many of the most frequent players, events, ECO tags and openings
+    /// to show.
     #[arg(long, default_value_t = 10)]
     top: usize,
     #[command(flatten)]
@@ -82,13 +88,19 @@ pub struct Summary {
     events: Counts,
     #[serde(serialize_with = "sorted")]
     eco: Counts,
+    /// Games by the opening found on the board, `ECO name`. Summaries
+    /// written before it was counted merge as having none.
+    #[serde(serialize_with = "sorted", default)]
+    openings: Counts,
     #[serde(serialize_with = "sorted")]
     tags: Counts,
 }
 
 /// Games by a text: hashed, since every game looks up several (a tree
-/// compared strings at every level), and written in sorted order.
-type Counts = HashMap<String, u64>;
+/// compared strings at every level), and written in sorted order. The
+/// hasher is fast and randomly seeded (names in an archive cannot be
+/// chosen to collide); no output depends on its order.
+type Counts = HashMap<String, u64, foldhash::fast::RandomState>;
 
 fn sorted<S: serde::Serializer>(counts: &Counts, s: S) -> Result<S::Ok, S::Error> {
     counts.iter().collect::<BTreeMap<_, _>>().serialize(s)
@@ -138,6 +150,7 @@ impl Summary {
         add_counts(&mut self.players, &other.players);
         add_counts(&mut self.events, &other.events);
         add_counts(&mut self.eco, &other.eco);
+        add_counts(&mut self.openings, &other.openings);
         add_counts(&mut self.tags, &other.tags);
         self.first_day = [self.first_day, other.first_day]
             .into_iter()
@@ -213,6 +226,7 @@ fn human(s: &Summary, n: usize) -> String {
         ("players", &s.players),
         ("events", &s.events),
         ("eco", &s.eco),
+        ("openings", &s.openings),
     ] {
         let _ = writeln!(o, "{title} ({} different):", counts.len());
         for (name, n) in top(counts, n) {
@@ -226,12 +240,16 @@ fn human(s: &Summary, n: usize) -> String {
     o
 }
 
-/// The tags of a game, shown by its replay.
-struct TagList<'a>(Vec<Tag<'a>>);
+/// The tags of a game and its opening, shown by its replay.
+struct TagList<'a>(Vec<Tag<'a>>, Classifier);
 
 impl<'a> Observer<'a> for TagList<'a> {
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
         self.0.push(Tag { name, value, span });
+    }
+
+    fn mainline_ply(&mut self, ply: MainlinePly<'_>) {
+        self.1.push(ply.ply, ply.position);
     }
 }
 
@@ -245,6 +263,10 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
         anyhow::ensure!(
             !args.inputs.files.is_empty(),
             "--merge needs JSON summaries to merge"
+        );
+        anyhow::ensure!(
+            args.inputs.shard.is_none(),
+            "--shard reads PGN: merge the shards' summaries whole"
         );
         for path in &args.inputs.files {
             let text =
@@ -268,13 +290,14 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 return;
             };
             // The tags as the replay reads them: the tag section is read once.
-            let mut tags = TagList(Vec::new());
+            let mut tags = TagList(Vec::new(), Classifier::new());
             let replay = replayer.observe(&raw, &options, &mut tags);
             let facts = Facts {
                 tags: tags.0,
                 replay: None,
                 hits: Vec::new(),
                 timeline: None,
+                opening: tags.1.opening(),
             };
             match replay.status {
                 Status::Valid => s.valid += 1,
@@ -312,6 +335,9 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             }
             if let Some(e) = facts.tag("ECO") {
                 count(&mut s.eco, &e);
+            }
+            if let Some(o) = facts.opening {
+                count(&mut s.openings, &format!("{} {}", o.eco, o.name));
             }
             // A tag repeated in a game counts once.
             let mut tags: Vec<_> = facts.tags.iter().collect();

@@ -38,6 +38,7 @@ use super::run::{Writer, execute};
   pgnkit validate games.pgn
   pgnkit validate --quiet --strict games.pgn
   pgnkit validate --format json games.pgn > diagnostics.jsonl
+  pgnkit validate --format json --shard 2/4 games.pgn > diagnostics-2.jsonl
   cat games.pgn | pgnkit validate --syntax-only -")]
 pub struct ValidateArgs {
     #[command(flatten)]

@@ -49,8 +49,11 @@ pub enum Field {
     Player,
     /// WhiteElo or BlackElo.
     Elo,
-    /// The ECO tag.
+    /// The ECO code of the opening, found on the board
+    /// ([`crate::opening`]).
     Eco,
+    /// The name of the opening, found on the board.
+    Opening,
     /// `valid` or `invalid` (the replay's verdict).
     Valid,
     /// A side's clock in seconds (`[%clk]`): after its last move that
@@ -200,7 +203,7 @@ pub const KNOWN_TAGS: [(&str, FieldType); 50] = {
 };
 
 /// The pseudo-fields an expression may name, with their fields.
-const PSEUDO_FIELDS: [(&str, Field); 18] = [
+const PSEUDO_FIELDS: [(&str, Field); 19] = [
     ("plies", Field::Plies),
     ("moves", Field::Moves),
     ("status", Field::Status),
@@ -208,6 +211,7 @@ const PSEUDO_FIELDS: [(&str, Field); 18] = [
     ("player", Field::Player),
     ("elo", Field::Elo),
     ("eco", Field::Eco),
+    ("opening", Field::Opening),
     ("clock.white", Field::Clock(Color::White, None)),
     ("clock.black", Field::Clock(Color::Black, None)),
     ("used.white", Field::TimeUsed(Color::White)),
@@ -224,7 +228,7 @@ const PSEUDO_FIELDS: [(&str, Field); 18] = [
 /// The pseudo-fields of the command comments, which read the movetext's
 /// comments ([`Field::needs_timeline`]): the part of [`PSEUDO_FIELDS`]
 /// from `clock.white` on.
-const TIMELINE_FIELDS: usize = 7;
+const TIMELINE_FIELDS: usize = 8;
 
 /// A side's clock after its move `n`: `clock.white.40`.
 fn clock_at_move(name: &str) -> Option<Field> {
@@ -455,16 +459,17 @@ impl Field {
             | Field::Evals => FieldType::Number,
             Field::Status | Field::Valid => FieldType::Status,
             Field::Winner => FieldType::Winner,
-            Field::Player | Field::Eco => FieldType::Text,
+            Field::Player | Field::Eco | Field::Opening => FieldType::Text,
         }
     }
 
-    /// Whether the field's values are the text of tags, which `~`, `=~`
-    /// and `!~` search; the other fields are computed.
+    /// Whether the field's values are text (of tags, or an opening's code
+    /// and name), which `~`, `=~` and `!~` search; the other fields are
+    /// computed numbers and states.
     pub fn is_tag_text(&self) -> bool {
         matches!(
             self,
-            Field::Tag(_) | Field::Player | Field::Elo | Field::Eco
+            Field::Tag(_) | Field::Player | Field::Elo | Field::Eco | Field::Opening
         )
     }
 
@@ -482,6 +487,7 @@ impl Field {
             Field::Player => "player",
             Field::Elo => "elo",
             Field::Eco => "eco",
+            Field::Opening => "opening",
             Field::Valid => "valid",
             Field::Clock(side, Some(n)) => {
                 return Cow::Owned(format!("clock.{}.{n}", side_name(*side)));
@@ -498,7 +504,12 @@ impl Field {
     pub fn needs_replay(&self) -> bool {
         matches!(
             self,
-            Field::Plies | Field::Moves | Field::Status | Field::Valid
+            Field::Plies
+                | Field::Moves
+                | Field::Status
+                | Field::Valid
+                | Field::Eco
+                | Field::Opening
         )
     }
 
@@ -518,13 +529,20 @@ impl Field {
         self.needs_timeline() && !matches!(self, Field::Clocks | Field::Evals)
     }
 
+    /// Whether the field needs the game's opening ([`Facts::opening`]):
+    /// its mainline positions shown to a [`crate::opening::Classifier`].
+    pub fn needs_opening(&self) -> bool {
+        matches!(self, Field::Eco | Field::Opening)
+    }
+
     /// The field's values in a game (two for `player` and `elo`), as text.
     pub fn values<'f>(&self, facts: &'f Facts<'_>) -> Vec<Cow<'f, str>> {
         let tag = |name: &str| facts.tag(name);
         let one = |v: Option<Cow<'f, str>>| v.into_iter().collect();
         match self {
             Field::Tag(name) => one(tag(name)),
-            Field::Eco => one(tag("ECO")),
+            Field::Eco => one(facts.opening.map(|o| Cow::Borrowed(o.eco))),
+            Field::Opening => one(facts.opening.map(|o| Cow::Borrowed(o.name))),
             Field::Player => tag("White").into_iter().chain(tag("Black")).collect(),
             Field::Elo => tag("WhiteElo").into_iter().chain(tag("BlackElo")).collect(),
             Field::TimeControl(part) => {
@@ -657,6 +675,7 @@ mod tests {
             ("elo", Field::Elo, FieldType::Number),
             ("player", Field::Player, FieldType::Text),
             ("eco", Field::Eco, FieldType::Text),
+            ("opening", Field::Opening, FieldType::Text),
             ("status", Field::Status, FieldType::Status),
             ("winner", Field::Winner, FieldType::Winner),
         ];
@@ -707,7 +726,7 @@ mod tests {
             (
                 "game",
                 "unknown field `game` (fields: tags such as White or WhiteElo, tag:Name, \
-                 plies, moves, status, winner, player, elo, eco, \
+                 plies, moves, status, winner, player, elo, eco, opening, \
                  clock.white/.black[.N], used.white/.black[.max], drop.white/.black, \
                  eval, clocks, evals, TimeControl.base, .increment, .moves)",
             ),

@@ -8,6 +8,7 @@
 //! unary     := "not" unary | primary
 //! primary   := "(" or ")" | "valid" | "true"
 //!            | "reaches" STRING | "material" PIECES "vs" PIECES
+//!            | "material" STRING
 //!            | FIELD OP (VALUE | FIELD) | FIELD ("=~" | "!~") REGEX
 //!            | FIELD "in" LOW..HIGH
 //! OP        := "=" | "==" | "!=" | "<" | "<=" | ">" | ">=" | "~"
@@ -19,8 +20,11 @@
 //! `WhiteDays`, `mySchachNr`; or `tag:Name` for any spelling), a part of
 //! the time control (`TimeControl.base`, `.increment`, `.moves`) or a
 //! pseudo-field (lower case): `plies`, `moves`, `status`, `winner`,
-//! `player` (White or Black), `elo` (WhiteElo or BlackElo), `eco`. How a
-//! name becomes a field, and which names are mistakes, is [`Field::resolve`].
+//! `player` (White or Black), `elo` (WhiteElo or BlackElo), and from the
+//! board `eco` and `opening` (the code and name of the opening the mainline
+//! reaches, [`crate::opening`]; the tags as written are `ECO` and
+//! `Opening`). How a name becomes a field, and which names are mistakes, is
+//! [`Field::resolve`].
 //!
 //! Every field has a [`FieldType`]; the value (or field) on the right is
 //! read as that type, and one that cannot be is a
@@ -37,7 +41,7 @@
 //!   numbers, else as text, and are false for `<`, `<=`, `>`, `>=` when the
 //!   value is a number and the tag is not.
 //! - `~` is a case-insensitive substring test, `=~` a regex search; both
-//!   read the text of tags (and of `player`, `elo`, `eco`) whatever their
+//!   read the text of tags (and of `player`, `elo`, `eco`, `opening`) whatever their
 //!   type.
 //! - Dates compare as [`PgnDate`] ranges with dates, months (`2020.06`)
 //!   and years (`2020`), and hold only when they hold for *every* day the
@@ -60,7 +64,10 @@
 //! - `reaches "FEN"` holds when the mainline (start position included)
 //!   passes through the placement, with the side to move when given;
 //!   `material KQ vs KR` when some mainline position has exactly these
-//!   pieces, White's first.
+//!   pieces, White's first; `material "rp nb"` is a [`MaterialPattern`]
+//!   as pgn-extract's `-z` reads it (either side, wildcards, counts
+//!   relative to the other side, lasting 2 half-moves unless a number
+//!   before the sides says otherwise).
 //! - `threefold`, `fifty` and `underpromotion` hold when somewhere in the
 //!   mainline a position occurs a third time, 50 moves by each side pass
 //!   without capture or pawn move, or a pawn is promoted to a rook, bishop
@@ -88,6 +95,7 @@
 
 mod date;
 mod field;
+mod material;
 mod parse;
 mod position;
 mod time_control;
@@ -99,11 +107,13 @@ use regex::Regex;
 pub use self::{
     date::{ParseDateError, PgnDate},
     field::{Field, FieldType, KNOWN_TAGS, TimeControlPart, UnknownField},
+    material::{DEFAULT_STABILITY, MaterialPattern, ParsePatternError},
     parse::{ParseFilterError, ParseFilterErrorKind, statuses},
     position::{Line, ParseMaterialError, PositionTest},
     time_control::{ParseTimeControlError, Period, TimeControl},
 };
 use crate::{
+    opening::Opening,
     pgn::{Outcome, Reader, Span, Tag, Visitor},
     replay::{Replay, Status, termination_is},
     timeline::Timeline,
@@ -225,6 +235,7 @@ pub struct Filter {
     positions: Vec<PositionTest>,
     needs_replay: bool,
     needs_timeline: bool,
+    needs_opening: bool,
 }
 
 impl Filter {
@@ -242,11 +253,13 @@ impl Filter {
     pub fn from_parts(expr: Expr, positions: Vec<PositionTest>) -> Filter {
         let needs_replay = !positions.is_empty() || expr_needs(&expr, &Field::needs_replay);
         let needs_timeline = expr_needs(&expr, &Field::needs_timeline);
+        let needs_opening = expr_needs(&expr, &Field::needs_opening);
         Filter {
             expr,
             positions,
             needs_replay,
             needs_timeline,
+            needs_opening,
         }
     }
 
@@ -272,14 +285,22 @@ impl Filter {
         self.needs_timeline
     }
 
+    /// Whether the filter names the opening (`eco`, `opening`): the
+    /// mainline positions must be shown to a
+    /// [`Classifier`](crate::opening::Classifier) and its finding set in
+    /// [`Facts::opening`].
+    pub fn needs_opening(&self) -> bool {
+        self.needs_opening
+    }
+
     /// Whether a game matches.
     pub fn matches(&self, facts: &Facts<'_>) -> bool {
         eval(&self.expr, facts)
     }
 }
 
-/// Whether some field of `expr` is one that `needs` (or `valid` or a
-/// position condition is there and the replay is asked about).
+/// Whether some field of `expr` satisfies `needs` (`valid` and the
+/// position conditions need the replay, and count as such).
 fn expr_needs(expr: &Expr, needs: &dyn Fn(&Field) -> bool) -> bool {
     match expr {
         Expr::True => false,
@@ -307,6 +328,8 @@ pub struct Facts<'g> {
     pub hits: Vec<bool>,
     /// The clocks and evaluations of the mainline, if they were read.
     pub timeline: Option<&'g Timeline>,
+    /// The opening the mainline reaches, if it was looked for and found.
+    pub opening: Option<&'static Opening>,
 }
 
 impl<'g> Facts<'g> {
@@ -318,6 +341,7 @@ impl<'g> Facts<'g> {
             replay: None,
             hits: Vec::new(),
             timeline: None,
+            opening: None,
         }
     }
 
@@ -640,7 +664,7 @@ mod tests {
             ("TimeControl.moves = 10", true),
             ("TimeControl.base = 2592000", true),
             ("TimeControl.increment = 0", true),
-            ("eco in B20..B99", true),
+            ("ECO in B20..B99", true),
             ("ECO in A00..B19", false),
             ("NoSuchTag = x", false),
             ("NoSuchTag != x", false),
@@ -816,7 +840,7 @@ mod tests {
                 "x and whiteelo > 2000",
                 1,
                 "unknown field `x` (fields: tags such as White or WhiteElo, tag:Name, \
-                 plies, moves, status, winner, player, elo, eco, \
+                 plies, moves, status, winner, player, elo, eco, opening, \
                  clock.white/.black[.N], used.white/.black[.max], drop.white/.black, \
                  eval, clocks, evals, TimeControl.base, .increment, .moves)",
             ),
@@ -923,8 +947,52 @@ mod tests {
             "not moves < 3",
             "reaches \"8/8/8/8/8/8/8/K6k\"",
             "material KQ vs KR",
+            "eco = B20",
+            "opening ~ sicilian",
         ] {
             assert!(Filter::parse(text).unwrap().needs_replay(), "{text}");
         }
+        for (text, opening) in [
+            ("eco = B20", true),
+            ("not opening = x", true),
+            ("ECO = B20 or plies > 3", false),
+            ("White ~ \"eco\"", false),
+            ("White ~ eco", true),
+        ] {
+            assert_eq!(
+                Filter::parse(text).unwrap().needs_opening(),
+                opening,
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn opening_conditions() {
+        let table = crate::opening::Openings::get();
+        let najdorf = table
+            .entries()
+            .iter()
+            .find(|o| o.name == "Sicilian Defense: Najdorf Variation")
+            .expect("in the table");
+        let mut facts = Facts::new(GAME);
+        facts.opening = Some(najdorf);
+        let cases = [
+            ("eco = B90", true),
+            ("eco in B20..B99", true),
+            ("eco >= C00", false),
+            ("ECO = B33", true),
+            ("opening ~ najdorf", true),
+            ("opening =~ /^Sicilian Defense: Najdorf/", true),
+            ("opening = \"Sicilian Defense\"", false),
+            ("eco = ECO", false),
+        ];
+        for (text, expected) in cases {
+            let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(filter.matches(&facts), expected, "{text}");
+        }
+        // No opening found: every comparison on it is false.
+        facts.opening = None;
+        assert!(!Filter::parse("eco != B90").unwrap().matches(&facts));
     }
 }

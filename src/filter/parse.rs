@@ -15,6 +15,7 @@ use regex::Regex;
 use super::{
     Expr, Field, FieldType, Literal, Op, Operand, TimeControl, TimeControlPart, UnknownField,
     date::PgnDate,
+    material::{MaterialPattern, ParsePatternError},
     position::{ParseMaterialError, PositionTest},
 };
 use crate::fen::ParseFenError;
@@ -52,6 +53,8 @@ pub enum ParseFilterErrorKind {
     BadFen(ParseFenError),
     /// The sides after `material` do not parse.
     BadMaterial(ParseMaterialError),
+    /// The pattern after `material` does not parse.
+    BadPattern(ParsePatternError),
     /// A value compared with a date that is no date.
     BadDate(String),
     /// A field name that names no field.
@@ -113,6 +116,7 @@ impl fmt::Display for ParseFilterErrorKind {
             Self::BadRange(r) => write!(f, "`{r}` is no range (LOW..HIGH)"),
             Self::BadFen(e) => write!(f, "{e}"),
             Self::BadMaterial(e) => write!(f, "bad material: {e}"),
+            Self::BadPattern(e) => write!(f, "bad material pattern: {e}"),
             Self::BadDate(d) => write!(
                 f,
                 "`{d}` is no date (YYYY, YYYY.MM or YYYY.MM.DD; unknown parts ??)"
@@ -448,9 +452,15 @@ impl<'s> Parser<'s> {
         Ok(Expr::Position(self.positions.len() - 1))
     }
 
-    /// `material := "material" WORD "vs" WORD`
+    /// `material := "material" WORD "vs" WORD | "material" STRING`
     fn material(&mut self) -> Result<Expr> {
         let (white, at) = self.next()?;
+        if let Tok::Str(text) = &white {
+            let pattern = MaterialPattern::parse(text)
+                .map_err(|e| self.error(at, ParseFilterErrorKind::BadPattern(e)))?;
+            self.positions.push(PositionTest::Pattern(pattern));
+            return Ok(Expr::Position(self.positions.len() - 1));
+        }
         let Tok::Word(white) = white else {
             return self.expected("White's pieces (e.g. KQ)", &white, at);
         };

@@ -1,9 +1,10 @@
-//! Position conditions: `reaches "FEN"`, `material KQ vs KR`, and the
-//! conditions on the mainline so far (`threefold`, `fifty`,
-//! `underpromotion`).
+//! Position conditions: `reaches "FEN"`, `material KQ vs KR`, material
+//! patterns (`material "rp nb"`), and the conditions on the mainline so far
+//! (`threefold`, `fifty`, `underpromotion`).
 
 use std::fmt;
 
+use super::material::MaterialPattern;
 use crate::{
     board::Board, color::Color, fen::ParseFenError, position::Position, role::Role, setup::Setup,
 };
@@ -44,6 +45,10 @@ pub enum PositionTest {
     /// Exactly these pieces: counts by role (pawn to king) for White, then
     /// Black.
     Material([[u8; 6]; 2]),
+    /// A material pattern as pgn-extract's `-z` reads it, held by
+    /// positions from which more than [`MaterialPattern::stability`]
+    /// mainline moves are played in a row.
+    Pattern(MaterialPattern),
     /// The position occurs for the third time (or more) since the last
     /// capture or pawn move: a threefold repetition.
     Threefold,
@@ -68,6 +73,9 @@ pub struct Line {
     officers: Option<[usize; 2]>,
     /// Whether the last move was an underpromotion.
     underpromoted: bool,
+    /// For each test of [`Line::test`], how many positions in a row up to
+    /// the one before held its material pattern.
+    runs: Vec<u32>,
 }
 
 impl Line {
@@ -92,6 +100,31 @@ impl Line {
             .officers
             .is_some_and(|before| officers[mover] > before[mover]);
         self.officers = Some(officers);
+    }
+}
+
+impl Line {
+    /// Tests `tests` on `pos`, the mainline position pushed last, and
+    /// marks in `hits` (one per test) those it meets.
+    pub fn test(&mut self, tests: &[PositionTest], pos: &Position, hits: &mut [bool]) {
+        if self.runs.len() < tests.len() {
+            self.runs.resize(tests.len(), 0);
+        }
+        for (i, (test, hit)) in tests.iter().zip(hits).enumerate() {
+            if let PositionTest::Pattern(pattern) = test {
+                // A position counts once a move is played from it: the run
+                // up to the position before is complete now.
+                let run = &mut self.runs[i];
+                *hit = *hit || *run > pattern.stability();
+                *run = if pattern.matches(pos.board()) {
+                    *run + 1
+                } else {
+                    0
+                };
+            } else {
+                *hit = *hit || test.matches(pos, self);
+            }
+        }
     }
 }
 
@@ -141,12 +174,18 @@ impl PositionTest {
 
     /// Whether the condition needs the [`Line`] (else any line will do).
     pub const fn needs_line(&self) -> bool {
-        matches!(self, PositionTest::Threefold | PositionTest::Underpromotion)
+        matches!(
+            self,
+            PositionTest::Threefold | PositionTest::Underpromotion | PositionTest::Pattern(_)
+        )
     }
 
-    /// Whether `pos`, the last position of `line`, satisfies the condition.
+    /// Whether `pos`, the last position of `line`, satisfies the condition
+    /// (a material pattern: has its material; [`Line::test`] also counts
+    /// how long it lasts).
     pub fn matches(&self, pos: &Position, line: &Line) -> bool {
         match self {
+            PositionTest::Pattern(pattern) => pattern.matches(pos.board()),
             PositionTest::Threefold => line.repetitions >= 3,
             PositionTest::FiftyMoves => pos.halfmoves() >= 100,
             PositionTest::Underpromotion => line.underpromoted,

@@ -11,6 +11,7 @@ use crate::{
     moves::{Move, MoveList},
     position::Position,
     role::{Piece, Role},
+    square::Square,
 };
 
 /// How piece names are written.
@@ -118,10 +119,7 @@ impl Style {
     /// The text of `m` played from `before` to `after`: [`text`](Self::text)
     /// without playing the move again ([`write_played`]).
     pub fn text_played(self, before: &Position, m: Move, after: &Position) -> MoveText {
-        let mut text = MoveText::new();
-        // No move needs more than the buffer holds.
-        let _ = write_played(&mut text, before, m, after, self);
-        text
+        MoveText::played(before, m, after, self)
     }
 
     /// How this style writes a null move: `0000` in UCI, `--` otherwise.
@@ -215,46 +213,7 @@ pub fn write_played<W: fmt::Write>(
     after: &Position,
     style: Style,
 ) -> fmt::Result {
-    if style.notation == Notation::Uci {
-        return m.uci(before.is_chess960()).write_to(out);
-    }
-    let letter = |role| style.alphabet.char(role);
-    if let Some(side) = m.castling_side() {
-        out.write_str(side.san())?;
-    } else {
-        let role = m.role();
-        let (from, to) = (m.from(), m.to());
-        if role != Role::Pawn || style.pawn_letter {
-            out.write_char(letter(role))?;
-        }
-        if style.notation == Notation::Long {
-            out.write_str(from.name())?;
-            out.write_char(if m.is_capture() { 'x' } else { '-' })?;
-        } else {
-            let (file, rank) = disambiguation(before, m);
-            if file {
-                out.write_char(from.file().char())?;
-            }
-            if rank {
-                out.write_char(from.rank().char())?;
-            }
-            if m.is_capture() {
-                out.write_char('x')?;
-            }
-        }
-        out.write_str(to.name())?;
-        if let Some(promotion) = m.promotion() {
-            out.write_char('=')?;
-            out.write_char(letter(promotion))?;
-        }
-    }
-    if after.is_check() {
-        out.write_char(if after.has_legal_moves() { '+' } else { '#' })?;
-    }
-    if style.ep_mark && m.is_en_passant() {
-        out.write_str(" e.p.")?;
-    }
-    Ok(())
+    out.write_str(MoveText::played(before, m, after, style).as_str())
 }
 
 /// Whether SAN writes the origin file and rank of `m`: pawn captures the
@@ -338,10 +297,127 @@ impl MoveText {
         &self.buf[..usize::from(self.len)]
     }
 
-    /// The whole buffer and how many of its bytes are the text: for
-    /// writers that copy a fixed size and cut back.
-    pub(crate) fn padded(&self) -> (&[u8; MoveText::CAPACITY], usize) {
-        (&self.buf, usize::from(self.len))
+    /// The length of the text in bytes.
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The first 16 bytes of the buffer when they hold the whole text (all
+    /// but the longest figurine texts): for writers that copy a fixed size
+    /// and cut back, a copy no call to memcpy makes.
+    #[inline]
+    pub(crate) fn head(&self) -> Option<&[u8; 16]> {
+        if self.len <= 16 {
+            self.buf.first_chunk()
+        } else {
+            None
+        }
+    }
+
+    /// The text of `m` played from `before` to `after` in `style`, built
+    /// byte by byte: a conversion writes millions of moves, and formatting
+    /// machinery would cost more than the move's replay.
+    #[inline]
+    fn played(before: &Position, m: Move, after: &Position, style: Style) -> MoveText {
+        if style.notation == Notation::Uci {
+            MoveText::uci(m, before.is_chess960())
+        } else {
+            MoveText::algebraic(before, m, after, style)
+        }
+    }
+
+    /// The UCI text of `m`.
+    #[inline]
+    fn uci(m: Move, chess960: bool) -> MoveText {
+        let mut text = MoveText::new();
+        let to = if chess960 { m.to() } else { m.king_to() };
+        text.push_square(m.from());
+        text.push_square(to);
+        if let Some(p) = m.promotion() {
+            text.push(p.char() as u8);
+        }
+        text
+    }
+
+    /// The SAN or long algebraic text of `m`.
+    fn algebraic(before: &Position, m: Move, after: &Position, style: Style) -> MoveText {
+        let mut text = MoveText::new();
+        if let Some(side) = m.castling_side() {
+            text.push_str(side.san());
+        } else {
+            let role = m.role();
+            let from = m.from();
+            if role != Role::Pawn || style.pawn_letter {
+                text.push_char(style.alphabet.char(role));
+            }
+            if style.notation == Notation::Long {
+                text.push_square(from);
+                text.push(if m.is_capture() { b'x' } else { b'-' });
+            } else {
+                let (file, rank) = disambiguation(before, m);
+                if file {
+                    text.push(b'a' + from.file().index() as u8);
+                }
+                if rank {
+                    text.push(b'1' + from.rank().index() as u8);
+                }
+                if m.is_capture() {
+                    text.push(b'x');
+                }
+            }
+            text.push_square(m.to());
+            if let Some(promotion) = m.promotion() {
+                text.push(b'=');
+                text.push_char(style.alphabet.char(promotion));
+            }
+        }
+        if after.is_check() {
+            text.push(if after.has_legal_moves() { b'+' } else { b'#' });
+        }
+        if style.ep_mark && m.is_en_passant() {
+            text.push_str(" e.p.");
+        }
+        text
+    }
+
+    /// Appends a byte. No move text fills the buffer: a byte past its end
+    /// is dropped rather than written.
+    #[inline]
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(usize::from(self.len)) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    /// Appends a square's name.
+    #[inline]
+    fn push_square(&mut self, square: Square) {
+        self.push(b'a' + square.file().index() as u8);
+        self.push(b'1' + square.rank().index() as u8);
+    }
+
+    /// Appends a letter or figurine.
+    #[inline]
+    fn push_char(&mut self, c: char) {
+        if c.is_ascii() {
+            self.push(c as u8);
+        } else {
+            self.push_str(c.encode_utf8(&mut [0; 4]));
+        }
+    }
+
+    /// Appends whole characters.
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        for &b in s.as_bytes() {
+            self.push(b);
+        }
     }
 }
 

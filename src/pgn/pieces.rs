@@ -244,6 +244,31 @@ pub fn frame_piece(map: &Arc<Mapped>, piece: Range<usize>, number: u64, line: u6
     framed
 }
 
+/// Where the first game at or after byte `at` of the mapped file starts,
+/// with the games before it and its line, as one framer over the whole
+/// file finds them: the games before `at` are framed, not handed out
+/// ([`GameFramer::pass`]). The end of the file when no game starts there.
+///
+/// A cut at a guess ([`next_cut`]) may be wrong; this place is exact, at
+/// the cost of framing the file up to it.
+pub fn game_at(map: &Arc<Mapped>, at: usize) -> Link {
+    let start = Link {
+        at: 0,
+        number: 0,
+        line: 1,
+    };
+    if at == 0 {
+        return start;
+    }
+    let mut framer = GameFramer::piece(Arc::clone(map), 0, at, 0, 1);
+    framer.pass();
+    Link {
+        at: framer.stopped_at().unwrap_or(map.bytes().len()),
+        number: framer.number(),
+        line: framer.line(),
+    }
+}
+
 /// The order in which pieces are settled: each piece's cut is checked
 /// against where the piece before it stopped, and its games numbered on
 /// from it. Shared by the threads that frame the pieces.
@@ -263,11 +288,16 @@ impl Default for Chain {
 impl Chain {
     /// A chain whose first piece starts the file.
     pub fn new() -> Chain {
-        let start = Link {
+        Chain::starting_at(Link {
             at: 0,
             number: 0,
             line: 1,
-        };
+        })
+    }
+
+    /// A chain whose first piece starts at `start`, a place where a game
+    /// starts ([`game_at`]).
+    pub fn starting_at(start: Link) -> Chain {
         Chain {
             next: Mutex::new((0, start)),
             settled: Condvar::new(),

@@ -118,17 +118,54 @@ pub fn write_tags(
     selection: TagSelection,
     out: &mut Vec<u8>,
 ) {
-    let tags = export_tag_list(tags, result, selection);
-    for (name, value) in &tags {
-        out.push(b'[');
-        out.extend_from_slice(name);
-        out.extend_from_slice(b" \"");
-        out.extend_from_slice(&escape(encoding::decode(value).as_bytes()));
-        out.extend_from_slice(b"\"]\n");
+    if selection == TagSelection::None {
+        return;
     }
-    if !tags.is_empty() {
-        out.push(b'\n');
+    // In place, the order of [`export_tag_list`]: a conversion writes a
+    // dozen tags a game, and lists, escapes and decoding made for each
+    // would cost more than the game's moves.
+    let mut roster = [usize::MAX; SEVEN_TAG_ROSTER.len()];
+    for (slot, name) in roster.iter_mut().zip(SEVEN_TAG_ROSTER) {
+        match tags.iter().position(|t| t.is(name)) {
+            Some(i) => {
+                *slot = i;
+                write_tag(tags[i].name, tags[i].value, out);
+            }
+            None => {
+                let value: &[u8] = match name {
+                    "Date" => b"????.??.??",
+                    "Result" => result.map_or("*", Outcome::as_str).as_bytes(),
+                    _ => b"?",
+                };
+                write_tag(name.as_bytes(), value, out);
+            }
+        }
     }
+    if selection == TagSelection::All {
+        for (i, tag) in tags.iter().enumerate() {
+            if !roster.contains(&i) {
+                write_tag(tag.name, tag.value, out);
+            }
+        }
+    }
+    out.push(b'\n');
+}
+
+/// Writes one tag pair, its value (escaped as read) in UTF-8 and escaped
+/// for export.
+#[inline]
+fn write_tag(name: &[u8], value: &[u8], out: &mut Vec<u8>) {
+    out.push(b'[');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" \"");
+    if value.is_ascii() && memchr::memchr2(b'\\', b'"', value).is_none() {
+        // Nearly every value: written as read.
+        out.extend_from_slice(value);
+    } else {
+        let value = unescape(value);
+        out.extend_from_slice(&escape(encoding::decode(&value).as_bytes()));
+    }
+    out.extend_from_slice(b"\"]\n");
 }
 
 /// The ply count before a game's first move, from its `FEN` tag's side to
@@ -287,8 +324,10 @@ impl<'o> MovetextWriter<'o> {
     /// Writes a move's text as a token ([`token`](Self::token)).
     #[inline]
     pub fn move_text(&mut self, text: &MoveText) {
-        let (padded, len) = text.padded();
-        self.token_padded(padded, len);
+        match text.head() {
+            Some(head) => self.token_padded(head, text.len()),
+            None => self.token(text.as_bytes()),
+        }
     }
 
     /// Writes the first `len` bytes of `padded` as a token. Moves and
@@ -356,23 +395,34 @@ impl<'o> MovetextWriter<'o> {
     /// `12.` before White's moves, `12...` before Black's when
     /// `black_dots` (after an interruption), nothing otherwise.
     pub fn number(&mut self, ply: u64, black_dots: bool) {
-        let suffix: &[u8] = if ply.is_multiple_of(2) {
-            b"."
+        let dots = if ply.is_multiple_of(2) {
+            1
         } else if black_dots {
-            b"..."
+            3
         } else {
             return;
         };
+        let number = ply / 2 + 1;
+        if number < 100 {
+            // Nearly every move number: two digits at most, in one word.
+            let (tens, ones) = (b'0' + (number / 10) as u8, b'0' + (number % 10) as u8);
+            let (buf, len) = if number < 10 {
+                ([ones, b'.', b'.', b'.', 0, 0, 0, 0], 1 + dots)
+            } else {
+                ([tens, ones, b'.', b'.', b'.', 0, 0, 0], 2 + dots)
+            };
+            return self.token_padded(&buf, len);
+        }
         let mut buf = [0u8; 24];
-        let len = decimal(ply / 2 + 1, suffix, &mut buf);
+        let len = decimal(number, dots, &mut buf);
         self.token_padded(&buf, len);
     }
 
     /// Writes a NAG as `$n`.
     pub fn nag(&mut self, nag: u8) {
-        let mut buf = [b'$'; 24];
-        let len = decimal(u64::from(nag), b"", &mut buf[1..]);
-        self.token_padded(&buf, len + 1);
+        let mut buf = [0; 24];
+        let len = decimal(u64::from(nag), 0, &mut buf);
+        self.token_of(b"$", &buf[..len], b"");
     }
 
     /// Opens a variation: `(`, the next token glued to it.
@@ -393,26 +443,28 @@ impl<'o> MovetextWriter<'o> {
     }
 }
 
-/// Writes `n` in decimal then `suffix` (at most 3 bytes) to the front of
-/// `buf`; returns the length.
-fn decimal(n: u64, suffix: &[u8], buf: &mut [u8]) -> usize {
+/// Writes `n` in decimal to the front of `buf`, then `dots` full stops
+/// (at most 3); returns the length.
+fn decimal(n: u64, dots: usize, buf: &mut [u8; 24]) -> usize {
     let mut len = 1;
     let mut rest = n / 10;
     while rest > 0 {
         len += 1;
         rest /= 10;
     }
-    // In place, digit by digit: the copies of a few bytes would be calls
-    // to memcpy.
+    // In place, byte by byte: the copies of a few bytes would be calls to
+    // memcpy.
     let mut rest = n;
     for slot in buf[..len].iter_mut().rev() {
         *slot = b'0' + (rest % 10) as u8;
         rest /= 10;
     }
-    for (slot, &b) in buf[len..].iter_mut().zip(suffix) {
-        *slot = b;
-    }
-    len + suffix.len()
+    // Three stops always, cut back to `dots`: a loop of `dots` bytes
+    // would become a call to memcpy.
+    buf[len] = b'.';
+    buf[len + 1] = b'.';
+    buf[len + 2] = b'.';
+    len + dots.min(3)
 }
 
 /// The tree walk of [`write_game`] over a [`MovetextWriter`].

@@ -1,0 +1,277 @@
+//! `--shard K/N`: the N shards of the inputs hold every game exactly once,
+//! with the numbers and lines of the whole file, so that their outputs,
+//! concatenated in shard order, are the output of one run, byte for byte.
+//! Checked on the shared corpus, the broken files and the decompressed big
+//! corpora.
+
+mod cli_support;
+mod common;
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use cli_support::{pgnkit_bytes, pgnkit_envs, pgnkit_in, temp_file};
+use pgnkit::engine::{self, Failure, Item, Options, Sink};
+use pgnkit::shard::Shard;
+
+/// A game as the engine hands it: number, offset, first line, text,
+/// record; or the error of a game skipped.
+type Handed = (Result<(u64, u64, u64, Vec<u8>), String>, Vec<u8>);
+
+#[derive(Default)]
+struct Collect {
+    games: Vec<Handed>,
+    failures: Vec<String>,
+}
+
+impl Sink<Vec<Handed>> for Collect {
+    fn write(&mut self, out: Vec<Handed>, _read: u64) -> std::io::Result<ControlFlow<()>> {
+        self.games.extend(out);
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn failed(&mut self, failure: Failure<'_>) {
+        self.failures.push(format!("{failure:?}"));
+    }
+}
+
+/// What the engine hands on of `paths` with `options`.
+fn through_engine(paths: &[PathBuf], options: &Options) -> Collect {
+    let mut sink = Collect::default();
+    let game = |(): &mut (), item: &Item<'_>, out: &mut Vec<Handed>| {
+        let game = item
+            .game
+            .map(|g| (g.number, g.offset, g.first_line, g.bytes.to_vec()))
+            .map_err(ToString::to_string);
+        out.push((game, item.record.to_vec()));
+    };
+    engine::run(options, paths, || (), game, &mut sink).expect("the run");
+    sink
+}
+
+fn shard(k: u32, n: u32) -> Shard {
+    Shard::new(k, n).expect("a shard")
+}
+
+/// The shards `1..=n` of `paths` through the engine, concatenated, equal
+/// the whole run, for each way of reading: one job; two with pieces of a
+/// few KiB (so that the pieces' cuts fall near the shards' and are
+/// checked against them); records.
+fn assert_shards_concatenate(paths: &[PathBuf], counts: std::ops::RangeInclusive<u32>) {
+    let ways = [
+        (1, None, false),
+        (2, Some(4096), false),
+        (2, Some(4096), true),
+    ];
+    for (jobs, piece_bytes, records) in ways {
+        let base = Options {
+            jobs,
+            batch_bytes: piece_bytes.unwrap_or(engine::BATCH_BYTES),
+            piece_bytes,
+            records,
+            ..Options::default()
+        };
+        let whole = through_engine(paths, &base);
+        for n in counts.clone() {
+            let mut games = Vec::new();
+            let mut failures = Vec::new();
+            for k in 1..=n {
+                let options = Options {
+                    shard: shard(k, n),
+                    ..base.clone()
+                };
+                let part = through_engine(paths, &options);
+                games.extend(part.games);
+                failures.extend(part.failures);
+            }
+            let differs = (0..games.len().max(whole.games.len()))
+                .find(|&i| games.get(i) != whole.games.get(i))
+                .map(|i| {
+                    let place = |g: Option<&Handed>| {
+                        g.map(|(g, _)| g.as_ref().map(|g| (g.0, g.1, g.2)).map_err(Clone::clone))
+                    };
+                    (i, place(games.get(i)), place(whole.games.get(i)))
+                });
+            assert_eq!(differs, None, "{paths:?}: {n} shards, {base:?}");
+            assert_eq!(failures, whole.failures, "{paths:?}: {n} shards");
+        }
+    }
+}
+
+#[test]
+fn shards_of_every_corpus_file_hold_its_games_once() {
+    let Some(files) = common::pgn_files(&["corpus", "broken"], false) else {
+        return;
+    };
+    assert!(files.len() > 150, "{} files", files.len());
+    for file in &files {
+        assert_shards_concatenate(std::slice::from_ref(file), 1..=8);
+    }
+}
+
+#[test]
+fn shards_of_many_inputs_hold_each_game_once() {
+    let Some(mut files) = common::pgn_files(&["corpus"], false) else {
+        return;
+    };
+    // A compressed file is one unit, in the shard of its first byte.
+    let text = std::fs::read(&files[7]).expect("a corpus file");
+    let packed = zstd::encode_all(&text[..], 3).expect("compress");
+    files.insert(40, temp_file("shard-units", "unit.pgn.zst", &packed));
+    assert_shards_concatenate(&files, 1..=8);
+}
+
+/// The big corpora `names`, decompressed into a temporary directory of
+/// the test `test`, which the test removes.
+fn big_corpora(test: &str, names: &[&str]) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let data = common::data_dir()?;
+    let dir = std::env::temp_dir().join(format!("pgnkit-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut files = Vec::new();
+    for name in names {
+        let path = dir.join(format!("{name}.pgn"));
+        let source =
+            std::fs::File::open(data.join(format!("big/{name}.pgn.zst"))).expect("a big corpus");
+        let mut out = std::fs::File::create(&path).expect("a temp file");
+        zstd::stream::copy_decode(source, &mut out).expect("decompress");
+        files.push(path);
+    }
+    Some((dir, files))
+}
+
+/// The output of `args` on `path`, in shard `k` of `n` (whole: `None`).
+fn output(args: &[&str], path: &Path, shard: Option<(u32, u32)>) -> Vec<u8> {
+    let file = path.to_str().expect("a UTF-8 path");
+    let spec = shard.map(|(k, n)| format!("{k}/{n}"));
+    let extra = spec.as_deref().map(|spec| ["--shard", spec]);
+    let all: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(extra.iter().flatten().copied())
+        .chain([file])
+        .collect();
+    let out = pgnkit_bytes(&all);
+    assert!(out.code <= 1, "{all:?}: {}", out.stderr);
+    out.stdout
+}
+
+const VALIDATE: &[&str] = &["validate", "--format", "json", "--jobs", "2"];
+const TAGS: &[&str] = &[
+    "tags",
+    "--format",
+    "csv",
+    "--fields",
+    "game,White,Black,Result,Date",
+    "--jobs",
+    "2",
+];
+
+#[test]
+fn shards_of_the_big_corpora_concatenate_byte_for_byte() {
+    let names = ["pgnmentor-12-players", "tcec-seasons-01-14"];
+    let Some((dir, files)) = big_corpora("shard-big", &names) else {
+        return;
+    };
+    let started = Instant::now();
+    for file in &files {
+        for args in [VALIDATE, TAGS] {
+            let whole = output(args, file, None);
+            assert!(!whole.is_empty(), "{args:?} on {file:?} wrote nothing");
+            for n in 1..=8 {
+                let joined: Vec<u8> = (1..=n)
+                    .flat_map(|k| output(args, file, Some((k, n))))
+                    .collect();
+                assert!(whole == joined, "{args:?} on {file:?} in {n} shards");
+            }
+        }
+        assert_shards_concatenate(std::slice::from_ref(file), 7..=7);
+    }
+    // The engine's part, not the machine's: a loose bound.
+    assert!(started.elapsed() < Duration::from_secs(600));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn shards_of_the_corpus_concatenate_byte_for_byte() {
+    let Some(files) = common::pgn_files(&["corpus"], false) else {
+        return;
+    };
+    let names: Vec<&str> = files.iter().filter_map(|f| f.to_str()).collect();
+    for n in [1, 2, 3, 5, 8] {
+        for args in [VALIDATE, TAGS] {
+            let all: Vec<&str> = args.iter().chain(&names).copied().collect();
+            let whole = pgnkit_bytes(&all);
+            let mut joined = Vec::new();
+            for k in 1..=n {
+                let spec = format!("{k}/{n}");
+                let mut sharded = all.clone();
+                sharded.extend(["--shard", &spec]);
+                joined.extend(pgnkit_bytes(&sharded).stdout);
+            }
+            assert!(whole.stdout.len() > 1000);
+            assert!(whole.stdout == joined, "{args:?} in {n} shards");
+        }
+    }
+}
+
+#[test]
+fn shards_merge_into_the_stats_of_one_run() {
+    let Some((big, files)) = big_corpora("shard-stats-big", &["pgnmentor-12-players"]) else {
+        return;
+    };
+    let file = files[0].to_str().expect("a UTF-8 path");
+    let dir = temp_file("shard-stats", "x", b"");
+    let dir = dir.parent().expect("the temp dir");
+    let whole = pgnkit_bytes(&["stats", "--json", file]);
+    let mut parts = Vec::new();
+    for k in 1..=4 {
+        let part = dir.join(format!("{k}.json"));
+        let spec = format!("{k}/4");
+        let out = pgnkit_bytes(&["stats", "--json", "--shard", &spec, file]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        std::fs::write(&part, out.stdout).expect("write a part");
+        parts.push(part.to_str().expect("a UTF-8 path").to_string());
+    }
+    let mut merge = vec!["stats", "--json", "--merge"];
+    merge.extend(parts.iter().map(String::as_str));
+    let merged = pgnkit_bytes(&merge);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert!(whole.stdout == merged.stdout, "merged stats differ");
+    let _ = std::fs::remove_dir_all(big);
+}
+
+#[test]
+fn standard_input_is_one_unit_of_the_first_shard() {
+    let text = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+    let first = pgnkit_in(&["tags", "--fields", "game,Event", "--shard", "1/2"], text);
+    assert_eq!(first.stdout, "1\ta\n2\tb\n");
+    let second = pgnkit_in(&["tags", "--fields", "game,Event", "--shard", "2/2"], text);
+    assert_eq!((second.code, second.stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn a_missing_file_is_reported_by_one_shard() {
+    let path = temp_file("shard-missing", "a.pgn", b"[Event \"a\"]\n\n1. e4 *\n");
+    let file = path.to_str().expect("a UTF-8 path");
+    let missing = path.with_file_name("missing.pgn");
+    let missing = missing.to_str().expect("a UTF-8 path");
+    let codes: Vec<(i32, bool)> = (1..=3)
+        .map(|k| {
+            let spec = format!("{k}/3");
+            let out = pgnkit_envs(&["validate", "--shard", &spec, file, missing], &[]);
+            (out.code, out.stderr.contains("missing.pgn"))
+        })
+        .collect();
+    // The missing file stands at the end of the text: the last shard.
+    assert_eq!(codes, [(0, false), (0, false), (2, true)]);
+}
+
+#[test]
+fn bad_shards_are_usage_errors() {
+    for bad in ["0/3", "4/3", "1/0", "x", "1/2/3"] {
+        let out = pgnkit_envs(&["validate", "--shard", bad, "fixtures/myschach.pgn"], &[]);
+        assert_eq!(out.code, 2, "{bad}");
+        assert!(out.stderr.contains("--shard"), "{bad}: {}", out.stderr);
+    }
+}
