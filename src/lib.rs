@@ -8,11 +8,13 @@
 //!    figurines), parsed without a position.
 //! 3. **PGN syntax** — a streaming nom grammar that knows no chess rules.
 //! 4. **Replay** — games played through the rules core.
-//! 5. **Openings** — the ECO code and name of a game from the positions
+//! 5. **Timeline** — clocks and evaluations of the mainline from the
+//!    `[%clk]`, `[%emt]` and `[%eval]` commands of comments ([`timeline`]).
+//! 6. **Openings** — the ECO code and name of a game from the positions
 //!    it reaches ([`opening`]).
-//! 6. **Filter** — an expression language selecting games by tags, replay
-//!    results and positions ([`filter`]).
-//! 7. **Engine** — inputs framed into games, a per-game function run on the
+//! 7. **Filter** — an expression language selecting games by tags, replay
+//!    results, clocks, evaluations, openings and positions ([`filter`]).
+//! 8. **Engine** — inputs framed into games, a per-game function run on the
 //!    worker threads of the [`pipeline`], results in input order
 //!    ([`engine`]); with the bytes between games, for writing them back
 //!    unchanged; or one exact shard of the inputs ([`shard`]), for runs
@@ -83,6 +85,7 @@ pub mod role;
 pub mod setup;
 pub mod shard;
 pub mod square;
+pub mod timeline;
 pub mod zobrist;
 
 pub use crate::{

@@ -22,7 +22,7 @@ use super::report::{Context, Done, game_of, write_errors};
 use super::run::{Writer, execute};
 
 /// Rewrite games with their moves in another notation, as PGN in export
-/// format, or as JSON lines.
+/// format, as JSON lines, or as Parquet.
 ///
 /// Every game is replayed first; a game with an error is reported on
 /// standard error (as `pgnkit validate` does) and not written (with
@@ -41,13 +41,16 @@ use super::run::{Writer, execute};
   pgnkit convert --to lan games.pgn | pgnkit convert --from lan --to san
   pgnkit convert --to json games.pgn > games.jsonl
   pgnkit convert --to json --shard 3/8 games.pgn > games-3.jsonl
-  pgnkit convert --eco games.pgn > named.pgn")]
+  pgnkit convert --eco games.pgn > named.pgn
+  pgnkit convert --to parquet --eco -o games.parquet games.pgn")]
 pub struct ConvertArgs {
     #[command(flatten)]
     inputs: Inputs,
     /// Notation to write: san (`Nf3`), lan (`Ng1-f3`), uci (`g1f3`), de
-    /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`), or json (one object
-    /// per game and line, moves in SAN and UCI).
+    /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`), json (one object
+    /// per game and line, moves in SAN and UCI), or parquet (needs -o FILE;
+    /// one row per game: typed tags, result, plies, status, SAN, UCI,
+    /// clocks and evaluations as lists; see docs/parquet.md).
     #[arg(long, value_enum, default_value_t)]
     to: To,
     /// Notation to read: auto (each move as the reader classifies it:
@@ -123,6 +126,8 @@ enum To {
     Figurine,
     /// One JSON object per game and line (see docs/convert.md).
     Json,
+    /// Parquet, one row per game (needs -o FILE; see docs/parquet.md).
+    Parquet,
 }
 
 /// The input notation (`--from`).
@@ -177,7 +182,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         To::De => Style::DE,
         To::DeLan => Style::DE_LAN,
         To::Figurine => Style::FIGURINE,
-        To::Json => Style::SAN,
+        To::Json | To::Parquet => Style::SAN,
     }
     .with_pawn_letter(args.pawn_letter)
     .with_ep_mark(args.ep_mark);
@@ -207,6 +212,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         args.from != From::Json || args.inputs.shard.is_none(),
         "--shard reads PGN, not --from json lines"
     );
+    if args.to == To::Parquet {
+        anyhow::ensure!(
+            args.from != From::Json,
+            "--to parquet reads PGN, not --from json"
+        );
+        check_parquet(args.output.path())?;
+    }
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
     if args.from == From::Json {
         let errors = from_json(args, &pgn_options, &options, &mut out)?;
@@ -214,13 +226,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     }
     let game = |(replayer, converter): &mut (PooledReplayer, Converter),
                 item: &Item<'_>,
-                done: &mut Done| {
+                done: &mut Done<Rows>| {
         let ctx = Context::text(item.name, colour);
         let Some(raw) = game_of(&ctx, item, done) else {
             return;
         };
         let source = raw.bytes;
-        let (replay, converted) = if args.to == To::Json {
+        let (replay, converted) = if matches!(args.to, To::Json | To::Parquet) {
             let mut start: Option<Position> = None;
             let mut classifier = args.eco.then(Classifier::new);
             let mut on_ply = |p: MainlinePly<'_>| {
@@ -242,6 +254,17 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                         }
                         play_game(&game, start, args.from.letters(), args.from.required()).map(
                             |line| {
+                                if args.to == To::Parquet {
+                                    parquet_row(
+                                        &mut done.extra,
+                                        &raw,
+                                        &game,
+                                        &line,
+                                        &replay,
+                                        start,
+                                    );
+                                    return;
+                                }
                                 let value =
                                     json::game(raw.number, &game, &line, &replay, start, args.fens);
                                 let _ = serde_json::to_writer(&mut done.stdout, &value);
@@ -271,10 +294,14 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         done.stats.count(&replay, errored, false);
     };
     let run = Run::new(&args.inputs, &args.jobs, &args.progress);
-    let mut writer = Writer::new(&mut out, &run);
     let init = || (PooledReplayer::take(), Converter::new());
-    execute(&run, &mut writer, init, game)?;
-    let (stats, io_error) = (writer.stats, writer.io_error);
+    let (stats, io_error) = if args.to == To::Parquet {
+        parquet_run(&run, &mut out, init, game)?
+    } else {
+        let mut writer = Writer::new(&mut out, &run);
+        execute(&run, &mut writer, init, game)?;
+        (writer.stats, writer.io_error)
+    };
     out.close(if io_error {
         Exit::Usage
     } else if stats.errors + stats.unsupported > 0 {
@@ -282,6 +309,188 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     } else {
         Exit::Ok
     })
+}
+
+#[cfg(feature = "parquet")]
+use super::parquet::Rows;
+
+/// Without Parquet, the rows are nothing.
+#[cfg(not(feature = "parquet"))]
+type Rows = ();
+
+/// The columns of `--to parquet`, in order (docs/parquet.md).
+#[cfg(feature = "parquet")]
+fn parquet_columns() -> Vec<super::parquet::Spec> {
+    use super::parquet::{Kind, Spec};
+    let mut specs = vec![Spec::one("game", Kind::Int)];
+    specs.extend(
+        PARQUET_TAGS
+            .iter()
+            .map(|&(name, int)| Spec::one(name, if int { Kind::Int } else { Kind::Text })),
+    );
+    specs.extend([
+        Spec::one("start", Kind::Text),
+        Spec::one("result", Kind::Text),
+        Spec::one("plies", Kind::Int),
+        Spec::one("status", Kind::Text),
+        Spec::list("san", Kind::Text),
+        Spec::list("uci", Kind::Text),
+        Spec::list("clock", Kind::Real),
+        Spec::list("emt", Kind::Real),
+        Spec::list("eval", Kind::Int),
+        Spec::list("mate", Kind::Int),
+    ]);
+    specs
+}
+
+/// The columns of `--to parquet`, made once.
+#[cfg(feature = "parquet")]
+static PARQUET_COLUMNS: std::sync::LazyLock<Vec<super::parquet::Spec>> =
+    std::sync::LazyLock::new(parquet_columns);
+
+/// The tags that `--to parquet` has a column for, and whether the column
+/// holds integers (null when the tag's value is not one). The Result tag
+/// has none: `result` is the game's termination marker, as in JSON.
+#[cfg(feature = "parquet")]
+const PARQUET_TAGS: [(&str, bool); 16] = [
+    ("Event", false),
+    ("Site", false),
+    ("Date", false),
+    ("Round", false),
+    ("White", false),
+    ("Black", false),
+    ("WhiteElo", true),
+    ("BlackElo", true),
+    ("WhiteTitle", false),
+    ("BlackTitle", false),
+    ("ECO", false),
+    ("Opening", false),
+    ("TimeControl", false),
+    ("Termination", false),
+    ("UTCDate", false),
+    ("UTCTime", false),
+];
+
+/// Refuses `--to parquet` without an output file.
+#[cfg(feature = "parquet")]
+fn check_parquet(path: Option<&std::path::Path>) -> anyhow::Result<()> {
+    super::parquet::check(path, &PARQUET_COLUMNS, "--to")
+}
+
+#[cfg(not(feature = "parquet"))]
+fn check_parquet(_: Option<&std::path::Path>) -> anyhow::Result<()> {
+    anyhow::bail!("--to parquet: this pgnkit was built without the `parquet` feature")
+}
+
+/// The row of one valid game.
+#[cfg(feature = "parquet")]
+fn parquet_row(
+    rows: &mut Rows,
+    raw: &RawGame<'_>,
+    game: &pgnkit::pgn::Game<'_>,
+    line: &pgnkit::convert::PlayedLine<'_, '_>,
+    replay: &pgnkit::replay::Replay,
+    start: &Position,
+) {
+    use super::parquet::Value;
+    use pgnkit::pgn::{Eval, unescape};
+    use pgnkit::timeline::Timeline;
+
+    let specs: &[super::parquet::Spec] = &PARQUET_COLUMNS;
+    let timeline = Timeline::read(raw);
+    let notes = |i: usize| timeline.plies.get(i).copied().unwrap_or_default();
+    let tags: Vec<Option<String>> = PARQUET_TAGS
+        .iter()
+        .map(|(name, _)| {
+            game.tag(name)
+                .map(|t| encoding::decode(&unescape(t.value)).into_owned())
+        })
+        .collect();
+    let fen = start.fen(pgnkit::EpMode::Always);
+    let san: Vec<String> = line.moves.iter().map(|m| m.text(Style::SAN)).collect();
+    let uci: Vec<String> = line.moves.iter().map(|m| m.text(Style::UCI)).collect();
+    let plies = 0..line.moves.len();
+    let seconds = |ms: Option<u64>| ms.map_or(Value::Null, |ms| Value::Real(json::seconds(ms)));
+    let mut row = rows.row(specs);
+    row.value(Value::Int(i64::try_from(raw.number).unwrap_or(i64::MAX)));
+    for ((_, int), tag) in PARQUET_TAGS.iter().zip(&tags) {
+        row.value(match (tag, int) {
+            (None, _) => Value::Null,
+            (Some(text), true) => text.trim().parse().map_or(Value::Null, Value::Int),
+            (Some(text), false) => Value::Text(text),
+        });
+    }
+    row.value(Value::Text(&fen))
+        .value(
+            game.result
+                .map_or(Value::Null, |r| Value::Text(r.outcome.as_str())),
+        )
+        .value(Value::Int(i64::from(replay.plies)))
+        .value(Value::Text(pgnkit::replay::termination_name(
+            replay.termination,
+        )))
+        .list(Some(san.iter().map(|s| Value::Text(s))))
+        .list(Some(uci.iter().map(|s| Value::Text(s))))
+        .list(Some(plies.clone().map(|i| seconds(notes(i).clock))))
+        .list(Some(plies.clone().map(|i| seconds(notes(i).emt))))
+        .list(Some(plies.clone().map(|i| match notes(i).eval {
+            Some(Eval::Centipawns(cp)) => Value::Int(i64::from(cp)),
+            _ => Value::Null,
+        })))
+        .list(Some(plies.map(|i| match notes(i).eval {
+            Some(Eval::Mate(n)) => Value::Int(i64::from(n)),
+            _ => Value::Null,
+        })));
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_row(
+    _: &mut Rows,
+    _: &RawGame<'_>,
+    _: &pgnkit::pgn::Game<'_>,
+    _: &pgnkit::convert::PlayedLine<'_, '_>,
+    _: &pgnkit::replay::Replay,
+    _: &Position,
+) {
+}
+
+/// Runs the conversion into a Parquet file on `out`, one row group after
+/// another; returns the totals and whether an input could not be read.
+#[cfg(feature = "parquet")]
+fn parquet_run<S, I, G>(
+    run: &Run,
+    out: &mut Output,
+    init: I,
+    game: G,
+) -> anyhow::Result<(super::report::Stats, bool)>
+where
+    I: Fn() -> S + Sync,
+    G: Fn(&mut S, &Item<'_>, &mut Done<Rows>) + Sync,
+{
+    let mut file = super::parquet::File::create(out, &PARQUET_COLUMNS)?;
+    let mut sink = std::io::sink();
+    let mut batches = |rows: &mut Rows| file.write(rows, false);
+    let mut writer = Writer::new(&mut sink, run).on_batch(&mut batches);
+    execute(run, &mut writer, init, game)?;
+    let (stats, io_error) = (writer.stats.clone(), writer.io_error);
+    let rows = std::mem::take(&mut writer.extra);
+    drop(writer);
+    file.close(rows)?;
+    Ok((stats, io_error))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_run<S, I, G>(
+    _: &Run,
+    _: &mut Output,
+    _: I,
+    _: G,
+) -> anyhow::Result<(super::report::Stats, bool)>
+where
+    I: Fn() -> S + Sync,
+    G: Fn(&mut S, &Item<'_>, &mut Done<Rows>) + Sync,
+{
+    anyhow::bail!("--to parquet: this pgnkit was built without the `parquet` feature")
 }
 
 /// `--from json`: each line of the inputs is a game object as `--to json`
@@ -343,7 +552,7 @@ fn from_json(
             };
             buf.clear();
             let mut start = None;
-            let (replay, converted) = if args.to == To::Json {
+            let (replay, converted) = if matches!(args.to, To::Json | To::Parquet) {
                 let mut classifier = args.eco.then(Classifier::new);
                 let replay = replayer.replay_with(&raw, options, &mut |p: MainlinePly<'_>| {
                     if p.ply == 0 {
@@ -422,7 +631,7 @@ fn write_raw(source: &[u8], out: &mut Vec<u8>) {
 
 /// Reports a move the conversion could not read (e.g. one in another
 /// notation than `--from`).
-fn play_error(ctx: &Context<'_>, raw: &RawGame<'_>, err: &PlayError, done: &mut Done) {
+fn play_error<X>(ctx: &Context<'_>, raw: &RawGame<'_>, err: &PlayError, done: &mut Done<X>) {
     let source = raw.bytes;
     let (line, column) = LineIndex::of_game(raw).line_col(err.span);
     let token = err.span.slice(source);

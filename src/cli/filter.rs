@@ -9,6 +9,7 @@ use pgnkit::filter::{Facts, Filter, Line, ParseFilterError, PositionTest};
 use pgnkit::opening::Classifier;
 use pgnkit::pgn::{RawGame, WriteOptions, parse_game, write_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer};
+use pgnkit::timeline::Timeline;
 
 use super::Exit;
 use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
@@ -62,6 +63,13 @@ use super::run::{Writer, execute};
 ///   fivefold_repetition, fifty_moves, seventyfive_moves, unfinished,
 ///   incomplete = mainline not playable to its end; or mate, insufficient,
 ///   repetition, threefold, fivefold, fifty, seventyfive).
+///   Clocks and evaluations, from the mainline's [%clk], [%emt] and [%eval]
+///   comments (numbers; seconds and pawns): clock.white, clock.black (after
+///   the side's last move), clock.white.N (after its Nth move), used.white
+///   (time its moves took: [%emt], else the clocks with TimeControl's
+///   increment), used.white.max (its longest move), drop.white (its largest
+///   evaluation drop in one move; a mate counts as 100), the same for
+///   black, eval (the last evaluation), clocks, evals (plies with them).
 ///   Positions (some mainline position, the start included):
 ///   reaches "FEN" (placement and side to move; the side may be left out),
 ///   material KQ vs KR (exactly these pieces, White's first);
@@ -83,6 +91,7 @@ use super::run::{Writer, execute};
   pgnkit filter -e 'WhiteElo < BlackElo and winner = white' games.pgn
   pgnkit filter -e 'opening ~ sicilian and eco in B80..B99' games.pgn
   pgnkit filter -e 'status = stalemate' --count games.pgn
+  pgnkit filter -e 'drop.white > 3 or clock.black.40 < 10' games.pgn
   pgnkit filter -e 'material \"q*r+l*p+ q=r1<=l2>=p1<\"' games.pgn
   pgnkit filter -e 'reaches \"rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w\"' games.pgn
   pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn
@@ -214,6 +223,8 @@ impl Matcher {
     /// Whether `raw` matches, replaying it on `replayer` if it must.
     pub fn matches(&self, replayer: &mut Replayer, raw: &RawGame<'_>) -> bool {
         let mut facts = Facts::new(raw.bytes);
+        let timeline = self.filter.needs_timeline().then(|| Timeline::read(raw));
+        facts.timeline = timeline.as_ref();
         let replay;
         if self.filter.needs_replay() {
             let positions = self.filter.positions();

@@ -2,7 +2,7 @@
 //! `docs/convert.md`.
 
 use pgnkit::convert::{Played, PlayedLine, PlayedMove};
-use pgnkit::pgn::{Comment, CommentKind, Game, unescape};
+use pgnkit::pgn::{Command, Comment, CommentKind, Eval, Game, unescape};
 use pgnkit::replay::Replay;
 use pgnkit::{EpMode, Position, Style, encoding};
 use serde_json::{Map, Value, json};
@@ -94,7 +94,8 @@ fn comments(list: &[Comment<'_>]) -> Value {
 }
 
 /// A comment: its text as written (decoded), `"line": true` for a `;`
-/// comment, and the `[%clk]` and `[%eval]` commands it holds.
+/// comment, and the `[%clk]`, `[%emt]` and `[%eval]` commands it holds
+/// (seconds; pawns, or mate in n moves).
 fn comment(c: &Comment<'_>) -> Value {
     let text = encoding::decode(c.text);
     let mut out = Map::new();
@@ -102,57 +103,28 @@ fn comment(c: &Comment<'_>) -> Value {
     if c.kind == CommentKind::Line {
         out.insert("line".into(), json!(true));
     }
-    for (name, arg) in commands(&text) {
-        match name {
-            "clk" => {
-                if let Some(seconds) = clock(arg) {
-                    out.insert("clk".into(), json!(seconds));
-                }
+    for command in Command::all(&text) {
+        match command {
+            Command::Clock(ms) => {
+                out.insert("clk".into(), json!(seconds(ms)));
             }
-            "eval" => {
-                let value = arg.split(',').next().unwrap_or("").trim();
-                if let Some(mate) = value.strip_prefix('#') {
-                    if let Ok(n) = mate.parse::<i64>() {
-                        out.insert("mate".into(), json!(n));
-                    }
-                } else if let Ok(pawns) = value.parse::<f64>() {
-                    out.insert("eval".into(), json!(pawns));
-                }
+            Command::Emt(ms) => {
+                out.insert("emt".into(), json!(seconds(ms)));
             }
-            _ => {}
+            Command::Eval(Eval::Centipawns(cp)) => {
+                out.insert("eval".into(), json!(f64::from(cp) / 100.0));
+            }
+            Command::Eval(Eval::Mate(n)) => {
+                out.insert("mate".into(), json!(n));
+            }
         }
     }
     Value::Object(out)
 }
 
-/// The `[%name arg]` commands of a comment.
-fn commands(text: &str) -> Vec<(&str, &str)> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(open) = rest.find("[%") {
-        let body = &rest[open + 2..];
-        let Some(close) = body.find(']') else { break };
-        let command = body[..close].trim();
-        let (name, arg) = command
-            .split_once(char::is_whitespace)
-            .unwrap_or((command, ""));
-        out.push((name, arg.trim()));
-        rest = &body[close + 1..];
-    }
-    out
-}
-
-/// `H:MM:SS(.f)` (or `MM:SS`) in seconds.
-fn clock(text: &str) -> Option<f64> {
-    let mut seconds = 0.0;
-    for part in text.split(':') {
-        let value: f64 = part.trim().parse().ok()?;
-        if !value.is_finite() || value < 0.0 {
-            return None;
-        }
-        seconds = seconds * 60.0 + value;
-    }
-    Some(seconds)
+/// Milliseconds in seconds.
+pub fn seconds(ms: u64) -> f64 {
+    ms as f64 / 1000.0
 }
 
 /// The PGN text of one game object as `--to json` writes it (`convert
@@ -284,21 +256,23 @@ mod tests {
 
     #[test]
     fn clock_and_eval_commands() {
-        assert_eq!(
-            commands("x [%clk 1:02:03] [%eval -0.5,20] y"),
-            [("clk", "1:02:03"), ("eval", "-0.5,20")]
-        );
-        assert_eq!(clock("1:02:03.5"), Some(3723.5));
-        assert_eq!(clock("0:59"), Some(59.0));
-        assert_eq!(clock("x"), None);
         let c = Comment {
-            text: b" [%eval #-3] [%clk 0:00:10] ",
+            text: b" [%eval #-3] [%clk 0:00:10.5] [%emt 0:00:02] ",
             kind: CommentKind::Brace,
             span: Default::default(),
         };
         assert_eq!(
             comment(&c),
-            json!({"text": " [%eval #-3] [%clk 0:00:10] ", "mate": -3, "clk": 10.0})
+            json!({"text": " [%eval #-3] [%clk 0:00:10.5] [%emt 0:00:02] ", "mate": -3, "clk": 10.5, "emt": 2.0})
+        );
+        let c = Comment {
+            text: b"[%eval -0.17,30]",
+            kind: CommentKind::Brace,
+            span: Default::default(),
+        };
+        assert_eq!(
+            comment(&c),
+            json!({"text": "[%eval -0.17,30]", "eval": -0.17})
         );
     }
 }

@@ -9,6 +9,8 @@ mod fen;
 mod filter;
 mod json;
 mod output;
+#[cfg(feature = "parquet")]
+mod parquet;
 mod perft;
 mod progress;
 mod report;

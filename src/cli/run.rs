@@ -35,6 +35,8 @@ pub struct Writer<'a, X = ()> {
     pub io_error: bool,
     /// The command's own totals.
     pub extra: X,
+    /// Called with the totals after each batch (Parquet writes its rows).
+    batches: Option<&'a mut Batches<'a, X>>,
     /// A written output, cleared, for the next game ([`Sink::fresh`]).
     spare: Option<Done<X>>,
     /// Where the records go instead of the output, if the command sends
@@ -53,6 +55,9 @@ pub trait Route<X> {
     fn route(&mut self, extra: &X, nth: usize, record: &[u8]) -> io::Result<bool>;
 }
 
+/// What [`Writer::on_batch`] calls: it may take what the totals hold.
+pub type Batches<'a, X> = dyn FnMut(&mut X) -> io::Result<()> + Send + 'a;
+
 impl<'a, X: Default> Writer<'a, X> {
     /// A writer to `out` for `run`.
     pub fn new(out: &'a mut (dyn Write + Send), run: &Run) -> Writer<'a, X> {
@@ -69,6 +74,7 @@ impl<'a, X: Default> Writer<'a, X> {
             written: 0,
             io_error: false,
             extra: X::default(),
+            batches: None,
             spare: None,
             route: None,
         }
@@ -78,6 +84,16 @@ impl<'a, X: Default> Writer<'a, X> {
     pub fn route(self, route: &'a mut (dyn Route<X> + Send)) -> Writer<'a, X> {
         Writer {
             route: Some(route),
+            ..self
+        }
+    }
+
+    /// Calls `batches` with the command's totals after each batch has been
+    /// merged into them, in input order.
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+    pub fn on_batch(self, batches: &'a mut Batches<'a, X>) -> Writer<'a, X> {
+        Writer {
+            batches: Some(batches),
             ..self
         }
     }
@@ -147,6 +163,9 @@ impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
         self.bar.advance(read, done.stats.games, done.stats.errors);
         self.stats.add(&done.stats);
         self.extra.merge(std::mem::take(&mut done.extra));
+        if let Some(batches) = &mut self.batches {
+            batches(&mut self.extra)?;
+        }
         done.clear();
         self.spare = Some(done);
         Ok(if self.limit.is_some_and(|n| self.written >= n) {

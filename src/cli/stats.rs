@@ -296,6 +296,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 tags: tags.0,
                 replay: None,
                 hits: Vec::new(),
+                timeline: None,
                 opening: tags.1.opening(),
             };
             match replay.status {

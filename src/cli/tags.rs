@@ -10,7 +10,9 @@ use clap::{Args, ValueEnum};
 use pgnkit::engine::{self, Failure, Item, PooledReplayer, Sink};
 use pgnkit::filter::{Facts, Field, FieldType};
 use pgnkit::opening::Classifier;
-use pgnkit::replay::{MainlinePly, ReplayOptions};
+use pgnkit::pgn::RawGame;
+use pgnkit::replay::{MainlinePly, Replay, ReplayOptions};
+use pgnkit::timeline::Timeline;
 
 use super::Exit;
 use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
@@ -25,21 +27,30 @@ use super::run::{Writer, checked, execute};
 /// tsv and csv a column per tag name seen in the inputs, in the order first
 /// seen, which reads the inputs twice; in jsonl each game's own tags), or
 /// pseudo-fields: game (number in its input), number (number over all the
-/// inputs, counting on from file to file), file (the input's name), plies, moves, status, valid, winner, player
-/// (White and Black), elo (WhiteElo and BlackElo), TimeControl.base,
-/// TimeControl.increment, TimeControl.moves, and from the board plies,
-/// moves, status, valid, eco and opening (the ECO code and name of the
-/// opening the mainline reaches, by the lichess opening table; the tags as
-/// written are ECO and Opening). Pseudo-fields from the board replay the
-/// game; tag fields only read its tags. Names are read as filter expressions read them: a misspelt or
-/// wrongly-cased name (white, Elo) is an error with the field meant, and
-/// tag:Name names any tag exactly as spelt.
+/// inputs, counting on from file to file; not in parquet), file (the
+/// input's name), winner, player (White and Black), elo (WhiteElo and
+/// BlackElo), TimeControl.base, TimeControl.increment, TimeControl.moves;
+/// from the board plies, moves, status, valid, eco and opening (the ECO
+/// code and name of the opening the mainline reaches, by the lichess
+/// opening table; the tags as written are ECO and Opening); and from the
+/// clock and evaluation comments ([%clk], [%emt], [%eval]): clock.white,
+/// clock.black (after the side's last move), clock.white.N (after its Nth
+/// move), used.white (seconds its moves took), used.white.max (its longest
+/// move), drop.white (its largest evaluation drop in one move, in pawns),
+/// the same for black, eval (the last evaluation), clocks and evals (plies
+/// with them). Pseudo-fields from the board replay the game; clock fields
+/// read the mainline's comments; tag fields only read its tags. Names are
+/// read as filter expressions read them: a misspelt or wrongly-cased name
+/// (white, Elo) is an error with the field meant, and tag:Name names any
+/// tag exactly as spelt.
 ///
 /// Formats: tsv (tab-separated; tabs and line breaks in values become
 /// spaces; no header unless --header, so rows sort and cut cleanly),
 /// csv (RFC 4180 quoting; header unless --no-header), jsonl (one JSON
 /// object per game, keys in --fields order, values typed: numbers, valid
-/// as a boolean, player and elo as [white, black], a missing tag null).
+/// as a boolean, player and elo as [white, black], a missing tag null),
+/// parquet (needs -o FILE; the jsonl values as typed columns, `*` a text
+/// column per tag name as in csv; see docs/parquet.md).
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:
@@ -49,6 +60,8 @@ use super::run::{Writer, checked, execute};
   pgnkit tags --header --fields game,ECO,eco,opening games.pgn
   pgnkit tags --format csv --fields 'number,file,*' games.pgn games.pgn > all-tags.csv
   pgnkit tags --format jsonl --fields 'file,game,*' games.pgn
+  pgnkit tags --format jsonl --fields game,clock.white,clock.black,used.white,drop.black games.pgn
+  pgnkit tags --format parquet -o games.parquet --fields game,White,Black,elo,plies,clock.white,eco games.pgn
   pgnkit tags --format csv --fields game,White --shard 1/2 games.pgn > a.csv && pgnkit tags --format csv --fields game,White --shard 2/2 games.pgn >> a.csv",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
@@ -88,6 +101,20 @@ pub enum TableFormat {
     Csv,
     /// JSON Lines.
     Jsonl,
+    /// Parquet (needs -o FILE): typed columns, see docs/parquet.md.
+    Parquet,
+}
+
+impl TableFormat {
+    /// The format's name, as `--format` takes it.
+    fn name(self) -> &'static str {
+        match self {
+            TableFormat::Tsv => "tsv",
+            TableFormat::Csv => "csv",
+            TableFormat::Jsonl => "jsonl",
+            TableFormat::Parquet => "parquet",
+        }
+    }
 }
 
 /// What a column shows.
@@ -151,11 +178,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
             run.paths.iter().all(|p| p.as_os_str() != "-"),
             "--fields '*' in {} reads the inputs twice (a column per tag name seen): \
              name files, not standard input, or use --format jsonl",
-            if args.format == TableFormat::Csv {
-                "csv"
-            } else {
-                "tsv"
-            }
+            args.format.name()
         );
         let names = tag_names(&run)?;
         columns = columns
@@ -178,17 +201,34 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     let opening = columns
         .iter()
         .any(|c| c.field().is_some_and(Field::needs_opening));
+    let commands = columns
+        .iter()
+        .any(|c| c.field().is_some_and(Field::needs_timeline));
     let options = ReplayOptions {
         letters: args.common.lang.policy(),
         lints: false,
     };
+    let read = Read {
+        replay,
+        opening,
+        commands,
+        options,
+    };
+    if args.format == TableFormat::Parquet {
+        anyhow::ensure!(
+            columns.iter().all(|c| c.source != Source::Number),
+            "--fields number is not a column of --format parquet: \
+             use file and game, or --format csv or jsonl"
+        );
+        return parquet_table(args, &run, &columns, &read);
+    }
     // Only the first shard has a header: the shards' outputs concatenate
     // into the output of one run.
     let header = args.inputs.shard().is_first()
         && match args.format {
             TableFormat::Tsv => args.header,
             TableFormat::Csv => !args.no_header,
-            TableFormat::Jsonl => false,
+            TableFormat::Jsonl | TableFormat::Parquet => false,
         };
     let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     if header {
@@ -204,36 +244,9 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         let Ok(raw) = item.game else {
             return;
         };
-        let mut facts = Facts::new(raw.bytes);
-        let mut classifier = opening.then(Classifier::new);
-        let replayed = replay.then(|| {
-            replayer.replay_with(&raw, &options, &mut |ply: MainlinePly<'_>| {
-                if let Some(classifier) = &mut classifier {
-                    classifier.push(ply.ply, ply.position);
-                }
-            })
-        });
-        facts.replay = replayed.as_ref();
-        facts.opening = classifier.and_then(|c| c.opening());
-        let cells: Vec<Cell<'_>> = columns
-            .iter()
-            .map(|c| match &c.source {
-                Source::Game => Cell::Text(vec![Some(Cow::Owned(raw.number.to_string()))]),
-                Source::Number => Cell::Number(raw.number),
-                Source::File => Cell::Text(vec![Some(Cow::Borrowed(item.name))]),
-                Source::AllTags => Cell::Tags(&facts),
-                // Both sides, each in its place: JSON shows a missing one as null.
-                Source::Field(Field::Player) => {
-                    Cell::Text(vec![facts.tag("White"), facts.tag("Black")])
-                }
-                Source::Field(Field::Elo) => {
-                    Cell::Text(vec![facts.tag("WhiteElo"), facts.tag("BlackElo")])
-                }
-                Source::Field(field) => {
-                    Cell::Text(field.values(&facts).into_iter().map(Some).collect())
-                }
-            })
-            .collect();
+        let (mut replayed, mut timeline) = (None, None);
+        let facts = read.facts(replayer, &raw, &mut replayed, &mut timeline);
+        let cells = cells(&columns, item.name, raw.number, &facts);
         // Writing into a Vec cannot fail.
         let _ = write_row(
             args.format,
@@ -265,6 +278,154 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     let io_error = writer.io_error;
     out.flush().context("writing the output")?;
     out.close(if io_error { Exit::Usage } else { Exit::Ok })
+}
+
+/// What the columns need read of a game besides its tags.
+struct Read {
+    replay: bool,
+    opening: bool,
+    commands: bool,
+    options: ReplayOptions,
+}
+
+impl Read {
+    /// The facts of `raw` that the columns show; `replayed` and
+    /// `timeline` hold what they borrow.
+    fn facts<'g>(
+        &self,
+        replayer: &mut PooledReplayer,
+        raw: &RawGame<'g>,
+        replayed: &'g mut Option<Replay>,
+        timeline: &'g mut Option<Timeline>,
+    ) -> Facts<'g> {
+        let mut facts = Facts::new(raw.bytes);
+        let mut classifier = self.opening.then(Classifier::new);
+        *replayed = self.replay.then(|| {
+            replayer.replay_with(raw, &self.options, &mut |ply: MainlinePly<'_>| {
+                if let Some(classifier) = &mut classifier {
+                    classifier.push(ply.ply, ply.position);
+                }
+            })
+        });
+        facts.replay = replayed.as_ref();
+        facts.opening = classifier.and_then(|c| c.opening());
+        *timeline = self.commands.then(|| Timeline::read(raw));
+        facts.timeline = timeline.as_ref();
+        facts
+    }
+}
+
+/// The cells of one game's row, of the input named `name`.
+fn cells<'f>(
+    columns: &[Column],
+    name: &'f str,
+    number: u64,
+    facts: &'f Facts<'f>,
+) -> Vec<Cell<'f>> {
+    columns
+        .iter()
+        .map(|c| match &c.source {
+            Source::Game => Cell::Text(vec![Some(Cow::Owned(number.to_string()))]),
+            Source::Number => Cell::Number(number),
+            Source::File => Cell::Text(vec![Some(Cow::Borrowed(name))]),
+            Source::AllTags => Cell::Tags(facts),
+            // Both sides, each in its place: JSON shows a missing one as null.
+            Source::Field(Field::Player) => {
+                Cell::Text(vec![facts.tag("White"), facts.tag("Black")])
+            }
+            Source::Field(Field::Elo) => {
+                Cell::Text(vec![facts.tag("WhiteElo"), facts.tag("BlackElo")])
+            }
+            Source::Field(field) => Cell::Text(field.values(facts).into_iter().map(Some).collect()),
+        })
+        .collect()
+}
+
+/// `--format parquet`: the same cells, typed as `--format jsonl` types
+/// them, one row group after another (docs/parquet.md). `*` is a column
+/// per tag name by now, and `number` is not there.
+#[cfg(feature = "parquet")]
+fn parquet_table(
+    args: &TagsArgs,
+    run: &Run,
+    columns: &[Column],
+    read: &Read,
+) -> anyhow::Result<Exit> {
+    use super::parquet::{File, Kind, Rows, Spec, Value};
+
+    let kind = |column: &Column| match &column.source {
+        Source::Game | Source::Number => Kind::Int,
+        Source::Field(Field::Valid) => Kind::Bool,
+        Source::Field(field) if field.is_fractional() => Kind::Real,
+        Source::Field(field) if field.field_type() == FieldType::Number => Kind::Int,
+        Source::Field(_) | Source::File | Source::AllTags => Kind::Text,
+    };
+    let specs: Vec<Spec> = columns
+        .iter()
+        .map(|c| match c.source {
+            Source::Field(Field::Player | Field::Elo) => Spec::list(&c.name, kind(c)),
+            _ => Spec::one(&c.name, kind(c)),
+        })
+        .collect();
+    super::parquet::check(args.common.output.path(), &specs, "--format")?;
+    let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
+    let mut file = File::create(&mut out, &specs)?;
+    let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Rows>| {
+        let Ok(raw) = item.game else {
+            return;
+        };
+        let (mut replayed, mut timeline) = (None, None);
+        let facts = read.facts(replayer, &raw, &mut replayed, &mut timeline);
+        let cells = cells(columns, item.name, raw.number, &facts);
+        let mut row = done.extra.row(&specs);
+        for (spec, cell) in specs.iter().zip(&cells) {
+            let Cell::Text(cell) = cell else {
+                row.value(Value::Null);
+                continue;
+            };
+            if spec.list {
+                row.list(Some(cell.iter().map(|text| typed(spec.kind, text))));
+            } else {
+                row.value(
+                    cell.first()
+                        .map_or(Value::Null, |text| typed(spec.kind, text)),
+                );
+            }
+        }
+        done.stats.games += 1;
+    };
+    let mut sink = std::io::sink();
+    let mut batches = |rows: &mut Rows| file.write(rows, false);
+    let mut writer = Writer::new(&mut sink, run).on_batch(&mut batches);
+    execute(run, &mut writer, PooledReplayer::take, game)?;
+    let (io_error, rows) = (writer.io_error, std::mem::take(&mut writer.extra));
+    drop(writer);
+    file.close(rows)?;
+    out.close(if io_error { Exit::Usage } else { Exit::Ok })
+}
+
+/// A cell's value as the column's kind: null when it is missing or does
+/// not read as one (`WhiteElo "?"`).
+#[cfg(feature = "parquet")]
+fn typed<'t>(
+    kind: super::parquet::Kind,
+    text: &'t Option<Cow<'_, str>>,
+) -> super::parquet::Value<'t> {
+    use super::parquet::{Kind, Value};
+    let Some(text) = text.as_deref() else {
+        return Value::Null;
+    };
+    match kind {
+        Kind::Int => text.parse().map_or(Value::Null, Value::Int),
+        Kind::Real => text.parse().map_or(Value::Null, Value::Real),
+        Kind::Bool => Value::Bool(text == "valid"),
+        Kind::Text => Value::Text(text),
+    }
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_table(_: &TagsArgs, _: &Run, _: &[Column], _: &Read) -> anyhow::Result<Exit> {
+    anyhow::bail!("--format parquet: this pgnkit was built without the `parquet` feature")
 }
 
 /// The tag names of every game of `run`'s inputs, each once, in the order
@@ -440,6 +601,7 @@ fn write_row(
             }
             out.push(b'\n');
         }
+        TableFormat::Parquet => {}
         TableFormat::Jsonl => {
             let mut keys: HashSet<String> = HashSet::new();
             out.push(b'{');
@@ -530,11 +692,17 @@ fn json_cell(source: &Source, cell: &[Option<Cow<'_, str>>]) -> serde_json::Valu
     }
 }
 
-/// A number field's value: a JSON number when the text is an integer
-/// written plainly (so that nothing is lost), else the text (`?`, `-`).
+/// A number field's value: a JSON number when the text is an integer or
+/// a decimal (seconds, pawns) written plainly (so that nothing is lost),
+/// else the text (`?`, `-`).
 fn json_number(text: &str) -> serde_json::Value {
-    match text.parse::<i64>() {
-        Ok(n) if n.to_string() == text => n.into(),
+    if let Ok(n) = text.parse::<i64>()
+        && n.to_string() == text
+    {
+        return n.into();
+    }
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x.to_string() == text => x.into(),
         _ => serde_json::Value::String(text.to_string()),
     }
 }

@@ -14,6 +14,8 @@ use std::borrow::Cow;
 use std::fmt;
 
 use super::{Facts, TimeControl};
+use crate::color::Color;
+use crate::pgn::Eval;
 use crate::replay::Status;
 use crate::replay::termination_name;
 
@@ -54,6 +56,23 @@ pub enum Field {
     Opening,
     /// `valid` or `invalid` (the replay's verdict).
     Valid,
+    /// A side's clock in seconds (`[%clk]`): after its last move that
+    /// shows one, or after its move `n` (`clock.white.40`).
+    Clock(Color, Option<u32>),
+    /// The seconds a side's moves took in total ([`crate::timeline::Timeline::time_used`]).
+    TimeUsed(Color),
+    /// The seconds a side's longest move took.
+    LongestMove(Color),
+    /// The largest fall of the evaluation over one of a side's moves, in
+    /// pawns ([`crate::timeline::Timeline::largest_drop`]).
+    EvalDrop(Color),
+    /// The last evaluation of the mainline, in pawns (a mate: 100 for
+    /// the side that mates).
+    FinalEval,
+    /// The mainline plies with a clock.
+    Clocks,
+    /// The mainline plies with an evaluation.
+    Evals,
 }
 
 /// What the values of a field are, which decides what they compare with.
@@ -184,7 +203,7 @@ pub const KNOWN_TAGS: [(&str, FieldType); 50] = {
 };
 
 /// The pseudo-fields an expression may name, with their fields.
-const PSEUDO_FIELDS: [(&str, Field); 8] = [
+const PSEUDO_FIELDS: [(&str, Field); 19] = [
     ("plies", Field::Plies),
     ("moves", Field::Moves),
     ("status", Field::Status),
@@ -193,7 +212,39 @@ const PSEUDO_FIELDS: [(&str, Field); 8] = [
     ("elo", Field::Elo),
     ("eco", Field::Eco),
     ("opening", Field::Opening),
+    ("clock.white", Field::Clock(Color::White, None)),
+    ("clock.black", Field::Clock(Color::Black, None)),
+    ("used.white", Field::TimeUsed(Color::White)),
+    ("used.black", Field::TimeUsed(Color::Black)),
+    ("used.white.max", Field::LongestMove(Color::White)),
+    ("used.black.max", Field::LongestMove(Color::Black)),
+    ("drop.white", Field::EvalDrop(Color::White)),
+    ("drop.black", Field::EvalDrop(Color::Black)),
+    ("eval", Field::FinalEval),
+    ("clocks", Field::Clocks),
+    ("evals", Field::Evals),
 ];
+
+/// The pseudo-fields of the command comments, which read the movetext's
+/// comments ([`Field::needs_timeline`]): the part of [`PSEUDO_FIELDS`]
+/// from `clock.white` on.
+const TIMELINE_FIELDS: usize = 8;
+
+/// A side's clock after its move `n`: `clock.white.40`.
+fn clock_at_move(name: &str) -> Option<Field> {
+    let rest = name.strip_prefix("clock.")?;
+    let (side, n) = rest.split_once('.')?;
+    let side = match side {
+        "white" => Color::White,
+        "black" => Color::Black,
+        _ => return None,
+    };
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: u32 = n.parse().ok().filter(|&n| n > 0)?;
+    Some(Field::Clock(side, Some(n)))
+}
 
 /// The parts of `TimeControl` by name.
 const TIME_CONTROL_PARTS: [(&str, TimeControlPart); 3] = [
@@ -218,8 +269,13 @@ impl fmt::Display for UnknownField {
             [] => write!(
                 f,
                 " (fields: tags such as White or WhiteElo, tag:Name, {}, \
-                 TimeControl.base, .increment, .moves)",
-                PSEUDO_FIELDS.map(|(name, _)| name).join(", ")
+                 clock.white/.black[.N], used.white/.black[.max], drop.white/.black, \
+                 eval, clocks, evals, TimeControl.base, .increment, .moves)",
+                PSEUDO_FIELDS[..TIMELINE_FIELDS]
+                    .iter()
+                    .map(|(name, _)| *name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             [one] => write!(f, ": did you mean `{one}`?"),
             many => {
@@ -312,6 +368,9 @@ impl Field {
         if let Some((_, field)) = PSEUDO_FIELDS.iter().find(|(n, _)| *n == name) {
             return Some(field.clone());
         }
+        if let Some(field) = clock_at_move(name) {
+            return Some(field);
+        }
         if let Some((_, part)) = TIME_CONTROL_PARTS.iter().find(|(n, _)| *n == name) {
             return Some(Field::TimeControl(*part));
         }
@@ -387,7 +446,17 @@ impl Field {
                 } else {
                     FieldType::Value
                 }),
-            Field::TimeControl(_) | Field::Plies | Field::Moves | Field::Elo => FieldType::Number,
+            Field::TimeControl(_)
+            | Field::Plies
+            | Field::Moves
+            | Field::Elo
+            | Field::Clock(..)
+            | Field::TimeUsed(_)
+            | Field::LongestMove(_)
+            | Field::EvalDrop(_)
+            | Field::FinalEval
+            | Field::Clocks
+            | Field::Evals => FieldType::Number,
             Field::Status | Field::Valid => FieldType::Status,
             Field::Winner => FieldType::Winner,
             Field::Player | Field::Eco | Field::Opening => FieldType::Text,
@@ -420,6 +489,13 @@ impl Field {
             Field::Eco => "eco",
             Field::Opening => "opening",
             Field::Valid => "valid",
+            Field::Clock(side, Some(n)) => {
+                return Cow::Owned(format!("clock.{}.{n}", side_name(*side)));
+            }
+            _ => PSEUDO_FIELDS
+                .iter()
+                .find(|(_, field)| field == self)
+                .map_or("", |(name, _)| name),
         };
         Cow::Borrowed(name)
     }
@@ -435,6 +511,22 @@ impl Field {
                 | Field::Eco
                 | Field::Opening
         )
+    }
+
+    /// Whether the field reads the command comments of the mainline
+    /// ([`Facts::timeline`]).
+    pub fn needs_timeline(&self) -> bool {
+        matches!(self, Field::Clock(..))
+            || PSEUDO_FIELDS[TIMELINE_FIELDS..]
+                .iter()
+                .any(|(_, field)| field == self)
+    }
+
+    /// Whether the field's values are fractional numbers (seconds of the
+    /// clocks, pawns of the evaluations); the other number fields are
+    /// integers.
+    pub fn is_fractional(&self) -> bool {
+        self.needs_timeline() && !matches!(self, Field::Clocks | Field::Evals)
     }
 
     /// Whether the field needs the game's opening ([`Facts::opening`]):
@@ -470,6 +562,13 @@ impl Field {
             Field::Status => one(facts
                 .replay
                 .map(|r| Cow::Borrowed(termination_name(r.termination)))),
+            Field::Clock(..)
+            | Field::TimeUsed(_)
+            | Field::LongestMove(_)
+            | Field::EvalDrop(_)
+            | Field::FinalEval
+            | Field::Clocks
+            | Field::Evals => one(self.timeline_value(facts).map(Cow::Owned)),
             Field::Valid => one(facts.replay.map(|r| {
                 Cow::Borrowed(if r.status == Status::Valid {
                     "valid"
@@ -479,6 +578,51 @@ impl Field {
             })),
         }
     }
+}
+
+impl Field {
+    /// The value of a command-comment field, as text: seconds and pawns
+    /// as plain decimals (`179.5`, `-0.35`).
+    fn timeline_value(&self, facts: &Facts<'_>) -> Option<String> {
+        let timeline = facts.timeline?;
+        let seconds = |ms: u64| (ms as f64 / 1000.0).to_string();
+        let pawns = |cp: i32| (f64::from(cp) / 100.0).to_string();
+        let clock_tag = || {
+            let tc = facts
+                .tag("TimeControl")
+                .and_then(|v| v.parse::<TimeControl>().ok());
+            let base = tc.as_ref().and_then(TimeControl::base);
+            let increment = tc.as_ref().and_then(TimeControl::increment);
+            (
+                base.map(|s| s.saturating_mul(1000)),
+                increment.unwrap_or(0).saturating_mul(1000),
+            )
+        };
+        match self {
+            Field::Clock(side, None) => timeline.last_clock(*side).map(seconds),
+            Field::Clock(side, Some(n)) => timeline
+                .clock_after(*side, usize::try_from(*n).ok()?)
+                .map(seconds),
+            Field::TimeUsed(side) => {
+                let (base, increment) = clock_tag();
+                timeline.time_used(*side, base, increment).map(seconds)
+            }
+            Field::LongestMove(side) => {
+                let (base, increment) = clock_tag();
+                timeline.longest_move(*side, base, increment).map(seconds)
+            }
+            Field::EvalDrop(side) => timeline.largest_drop(*side).map(pawns),
+            Field::FinalEval => timeline.final_eval().and_then(Eval::score).map(pawns),
+            Field::Clocks => Some(timeline.clocks().to_string()),
+            Field::Evals => Some(timeline.evals().to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// `white` or `black`.
+fn side_name(side: Color) -> &'static str {
+    side.fold("white", "black")
 }
 
 #[cfg(test)]
@@ -583,7 +727,8 @@ mod tests {
                 "game",
                 "unknown field `game` (fields: tags such as White or WhiteElo, tag:Name, \
                  plies, moves, status, winner, player, elo, eco, opening, \
-                 TimeControl.base, .increment, .moves)",
+                 clock.white/.black[.N], used.white/.black[.max], drop.white/.black, \
+                 eval, clocks, evals, TimeControl.base, .increment, .moves)",
             ),
         ];
         for (name, message) in cases {

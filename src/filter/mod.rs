@@ -116,6 +116,7 @@ use crate::{
     opening::Opening,
     pgn::{Outcome, Reader, Span, Tag, Visitor},
     replay::{Replay, Status, termination_is},
+    timeline::Timeline,
 };
 
 /// A comparison operator.
@@ -233,6 +234,7 @@ pub struct Filter {
     expr: Expr,
     positions: Vec<PositionTest>,
     needs_replay: bool,
+    needs_timeline: bool,
     needs_opening: bool,
 }
 
@@ -250,11 +252,13 @@ impl Filter {
     /// A filter from an expression and the position tests it refers to.
     pub fn from_parts(expr: Expr, positions: Vec<PositionTest>) -> Filter {
         let needs_replay = !positions.is_empty() || expr_needs(&expr, &Field::needs_replay);
+        let needs_timeline = expr_needs(&expr, &Field::needs_timeline);
         let needs_opening = expr_needs(&expr, &Field::needs_opening);
         Filter {
             expr,
             positions,
             needs_replay,
+            needs_timeline,
             needs_opening,
         }
     }
@@ -273,6 +277,12 @@ impl Filter {
     /// condition); tag-only filters read the tags alone.
     pub fn needs_replay(&self) -> bool {
         self.needs_replay
+    }
+
+    /// Whether the expression reads the clocks and evaluations of the
+    /// mainline's comments ([`Facts::timeline`]).
+    pub fn needs_timeline(&self) -> bool {
+        self.needs_timeline
     }
 
     /// Whether the filter names the opening (`eco`, `opening`): the
@@ -316,6 +326,8 @@ pub struct Facts<'g> {
     pub replay: Option<&'g Replay>,
     /// For each of [`Filter::positions`], whether it was met.
     pub hits: Vec<bool>,
+    /// The clocks and evaluations of the mainline, if they were read.
+    pub timeline: Option<&'g Timeline>,
     /// The opening the mainline reaches, if it was looked for and found.
     pub opening: Option<&'static Opening>,
 }
@@ -328,6 +340,7 @@ impl<'g> Facts<'g> {
             tags: read_tags(game),
             replay: None,
             hits: Vec::new(),
+            timeline: None,
             opening: None,
         }
     }
@@ -566,6 +579,62 @@ mod tests {
     const GAME: &[u8] = b"[Event \"Corr \\\"A\\\"\"]\n[Date \"2019.??.??\"]\n[White \"Carlsen, Magnus\"]\n[Black \"Doe, J\"]\n[Result \"0-1\"]\n[WhiteDays \"4\"]\n[BlackDays \"12\"]\n[WhitemyELO \"1850\"]\n[WhiteElo \"2830\"]\n[BlackElo \"?\"]\n[ECO \"B33\"]\n[TimeControl \"10/2592000\"]\n\n1. e4 c5 0-1";
 
     #[test]
+    fn clock_and_evaluation_conditions() {
+        let game = b"[TimeControl \"180+2\"]\n\n1. e4 { [%eval 0.2] [%clk 0:03:00] } \
+            1... e5 { [%eval 0.3] [%clk 0:02:58.5] } 2. Qh5 { [%eval -1.5] [%clk 0:02:40] } \
+            2... Nc6 { [%eval 0.1] [%clk 0:02:59] } 3. Bc4 { [%clk 0:02:41] [%eval 0.2] } \
+            3... Nf6 { [%eval #3] [%emt 0:00:30] [%clk 0:02:31] } *";
+        let raw = crate::pgn::RawGame::from_bytes(game);
+        let timeline = Timeline::read(&raw);
+        let mut facts = Facts::new(game);
+        facts.timeline = Some(&timeline);
+        let cases = [
+            ("clock.white = 161", true),
+            ("clock.black = 151", true),
+            ("clock.white.1 = 180", true),
+            ("clock.black.1 = 178.5", true),
+            ("clock.white.2 = 160", true),
+            ("clock.white.4 > 0", false),
+            ("clock.white > clock.black", true),
+            // White: 180 + 2 - 180, 180 + 2 - 160, 160 + 2 - 161.
+            ("used.white = 25", true),
+            ("used.white.max = 22", true),
+            // Black: 180 + 2 - 178.5, 178.5 + 2 - 179, then the [%emt] 30.
+            ("used.black = 35", true),
+            ("used.black.max >= 30", true),
+            // Qh5: 0.3 to -1.5; Black's Nf6: 0.2 to a mate for White.
+            ("drop.white = 1.8", true),
+            ("drop.black = 99.8", true),
+            ("eval = -100", false),
+            ("eval = 100", true),
+            ("clocks = 6 and evals = 6", true),
+            ("drop.white in 1..2", true),
+        ];
+        for (text, expected) in cases {
+            let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert!(filter.needs_timeline() && !filter.needs_replay(), "{text}");
+            assert_eq!(filter.matches(&facts), expected, "{text}");
+        }
+        // Without the timeline, no value: every comparison is false.
+        let without = Facts::new(game);
+        let filter =
+            Filter::parse("clocks >= 0 or not eval != 0").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!Filter::parse("clocks >= 0").unwrap().matches(&without));
+        assert!(filter.matches(&without));
+        for (text, message) in [
+            ("clock.white.0 < 5", "unknown field `clock.white.0`"),
+            ("clock.grey < 5", "unknown field `clock.grey`"),
+            ("drop.white ~ 3", "does not apply"),
+            ("eval = Carlsen", "do not compare"),
+        ] {
+            let err = Filter::parse(text)
+                .err()
+                .unwrap_or_else(|| panic!("{text}"));
+            assert!(err.to_string().contains(message), "{text}: {err}");
+        }
+    }
+
+    #[test]
     fn tag_conditions() {
         let facts = Facts::new(GAME);
         let cases = [
@@ -772,7 +841,8 @@ mod tests {
                 1,
                 "unknown field `x` (fields: tags such as White or WhiteElo, tag:Name, \
                  plies, moves, status, winner, player, elo, eco, opening, \
-                 TimeControl.base, .increment, .moves)",
+                 clock.white/.black[.N], used.white/.black[.max], drop.white/.black, \
+                 eval, clocks, evals, TimeControl.base, .increment, .moves)",
             ),
             (
                 "White = x and whiteelo > 2000",

@@ -16,6 +16,8 @@
 //!   need the mainline's moves: no tree, no allocation.
 //! - [`SyntaxChecker`] reports the same errors as [`parse_game`] without
 //!   building the tree: the parse-only path.
+//! - [`Command`] reads the `[%clk]`, `[%emt]` and `[%eval]` commands of
+//!   comments.
 //! - [`write_game`] writes the export format.
 //!
 //! # Examples
@@ -32,6 +34,7 @@
 //! ```
 
 mod buffer;
+mod command;
 mod error;
 mod framer;
 mod game;
@@ -46,6 +49,7 @@ mod visitor;
 mod writer;
 
 pub use self::{
+    command::{Command, Eval, MATE_SCORE, commands},
     error::{ParsePgnError, ParsePgnErrorKind, ReadPgnError},
     framer::{DEFAULT_MAX_GAME_BYTES, GameFramer},
     game::{
