@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use pgnkit::LetterPolicy;
-use pgnkit::notation::MoveToken;
+use pgnkit::MoveToken;
 use pgnkit::pgn::{GameFramer, MainlineEvent, RawGame, SyntaxChecker, parse_game, visit_mainline};
 use pgnkit::replay::{ReplayOptions, Replayer};
 

@@ -279,15 +279,6 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 }
 
 /// Squares a rook on `sq` attacks, given the occupied squares.
-///
-/// # Examples
-/// ```
-/// use pgnkit::{attacks, Bitboard, Square};
-/// let occupied = Bitboard::from_square(Square::A4);
-/// let a = attacks::rook_attacks(Square::A1, occupied);
-/// assert!(a.contains(Square::A4) && !a.contains(Square::A5));
-/// assert!(a.contains(Square::H1));
-/// ```
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let magic = &ROOK_MAGICS[sq.index() & 63];
@@ -336,14 +327,6 @@ pub fn attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
 
 /// Squares strictly between `a` and `b` if they share a rank, file or
 /// diagonal; empty otherwise.
-///
-/// # Examples
-/// ```
-/// use pgnkit::{attacks, Square};
-/// let b = attacks::between(Square::A1, Square::D4);
-/// assert_eq!(b.collect::<Vec<_>>(), [Square::B2, Square::C3]);
-/// assert!(attacks::between(Square::A1, Square::B3).is_empty());
-/// ```
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
     Bitboard(LINES.0[a.index() & 63][b.index() & 63])
@@ -371,15 +354,6 @@ pub fn aligned(a: Square, b: Square, c: Square) -> bool {
 /// lookup in the 800 KiB rook table: faster where attacks are asked now
 /// and then (move resolution) rather than in a tight loop (perft), as the
 /// magic tables do not stay in cache.
-///
-/// # Examples
-/// ```
-/// use pgnkit::{attacks, Bitboard, Square};
-/// let rooks = Bitboard::from(Square::A8) | Bitboard::from(Square::H1);
-/// let blocker = Bitboard::from(Square::A4);
-/// let seen = attacks::sliders_seeing(Square::A1, rooks, blocker | rooks);
-/// assert_eq!(seen, Bitboard::from(Square::H1));
-/// ```
 #[inline]
 pub fn sliders_seeing(sq: Square, sliders: Bitboard, occupied: Bitboard) -> Bitboard {
     let mut seen = Bitboard::EMPTY;
@@ -394,6 +368,23 @@ pub fn sliders_seeing(sq: Square, sliders: Bitboard, occupied: Bitboard) -> Bitb
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The attacks, the squares between and the sliders seen, each on a
+    /// board small enough to check by eye.
+    #[test]
+    fn worked_examples() {
+        let occupied = Bitboard::from_square(Square::A4);
+        let a = rook_attacks(Square::A1, occupied);
+        assert!(a.contains(Square::A4) && !a.contains(Square::A5));
+        assert!(a.contains(Square::H1));
+        let b = between(Square::A1, Square::D4);
+        assert_eq!(b.collect::<Vec<_>>(), [Square::B2, Square::C3]);
+        assert!(between(Square::A1, Square::B3).is_empty());
+        let rooks = Bitboard::from(Square::A8) | Bitboard::from(Square::H1);
+        let blocker = Bitboard::from(Square::A4);
+        let seen = sliders_seeing(Square::A1, rooks, blocker | rooks);
+        assert_eq!(seen, Bitboard::from(Square::H1));
+    }
 
     fn bb(squares: &[Square]) -> Bitboard {
         squares.iter().copied().collect()

@@ -177,7 +177,7 @@ impl Board {
     }
 
     /// The same squares as [`Board::attackers`], with the sliders found
-    /// along the rays through `sq` ([`attacks::sliders_seeing`]) instead
+    /// along the rays through `sq` (the between-squares table) instead
     /// of by magic lookups: the faster choice outside move generation.
     #[inline]
     pub fn attackers_by_rays(&self, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {

@@ -9,7 +9,8 @@
 //!
 //! # Examples
 //! ```
-//! use pgnkit::convert::{Played, play_game};
+//! use pgnkit::convert::play_game;
+//! use pgnkit::replay::Played;
 //! use pgnkit::pgn::{RawGame, parse_game};
 //! use pgnkit::{LetterPolicy, Position, Style};
 //!
@@ -35,8 +36,7 @@ use crate::pgn::{
     start_ply, write_game_with, write_tags,
 };
 use crate::position::Position;
-pub use crate::replay::Played;
-use crate::replay::{MainlinePly, Observer, Replay, ReplayOptions, Replayer, Status};
+use crate::replay::{MainlinePly, Observer, Played, Replay, ReplayOptions, Replayer, Status};
 
 /// A move node with the position it was played in.
 #[derive(Debug, Clone)]

@@ -34,6 +34,21 @@
 //! (see [`Mapped`]): the game framer then reads it in place, where a `read`
 //! would first copy every byte from the kernel's page cache.
 //! [`OpenOptions::map`] turned off reads such files instead.
+//!
+//! # Examples
+//! ```
+//! use std::io::Read;
+//! use pgnkit::input::{self, Compression};
+//!
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/myschach.pgn");
+//! let mut input = input::open(path.as_ref())?;
+//! assert_eq!(input.compression(), Compression::None);
+//! let mut text = String::new();
+//! input.read_to_string(&mut text)?;
+//! assert!(text.starts_with("[Event "));
+//! assert_eq!(input.bytes_read().get(), text.len() as u64);
+//! # Ok::<(), std::io::Error>(())
+//! ```
 
 use std::fmt;
 use std::fs::File;

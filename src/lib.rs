@@ -58,35 +58,35 @@
 
 #![warn(missing_docs)]
 
-pub mod attacks;
-pub mod bitboard;
-pub mod board;
-pub mod castling;
-pub mod color;
+mod attacks;
+mod bitboard;
+mod board;
+mod castling;
+mod color;
 pub mod convert;
 pub mod dedup;
 pub mod diagram;
 pub mod encoding;
 pub mod engine;
-pub mod fen;
+mod fen;
 pub mod filter;
 pub mod input;
 mod movegen;
-pub mod moves;
-pub mod notation;
+mod moves;
+mod notation;
 pub mod opening;
-pub mod perft;
+mod perft;
 pub mod pgn;
 pub mod pipeline;
-pub mod position;
-pub mod reachability;
+mod position;
+mod reachability;
 pub mod replay;
-pub mod role;
-pub mod setup;
+mod role;
+mod setup;
 pub mod shard;
-pub mod square;
+mod square;
 pub mod timeline;
-pub mod zobrist;
+mod zobrist;
 
 pub use crate::{
     bitboard::Bitboard,
@@ -94,24 +94,15 @@ pub use crate::{
     castling::{Castles, CastlingSide},
     color::Color,
     fen::{EpMode, FenError, FenField, ParseFenError, ParseFenErrorKind},
-    input::{Compression, Input, InputError},
     moves::{MOVE_LIST_CAPACITY, Move, MoveList, Uci},
     notation::{
         Alphabet, IllegalReason, LetterPolicy, Letters, Lint, Lints, MoveKind, MoveText, MoveToken,
         Mover, Notation, ParseMoveTokenError, ParseStyleError, ResolveError, Resolved, Spelling,
-        Style, Suffix, write_move, write_played,
+        Style, Suffix, is_ep_mark, write_move, write_played,
     },
     perft::{divide, perft},
-    pgn::{
-        Game, GameFramer, ParsePgnError, RawGame, ReadPgnError, WriteOptions, parse_game,
-        visit_mainline, write_game,
-    },
     position::{IllegalMove, Position, PositionError, PositionProblem},
     reachability::Unreachable,
-    replay::{
-        Diagnostic, DiagnosticKind, MainlinePly, Ply, Replay, ReplayOptions, Replayer, Severity,
-        Status, Termination, replay,
-    },
     role::{Piece, Role},
     setup::Setup,
     square::{File, ParseSquareError, Rank, Square},

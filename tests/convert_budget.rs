@@ -8,9 +8,9 @@ mod cli_support;
 mod common;
 
 use cli_support::{pgnkit, temp_file};
-use pgnkit::Status;
 use pgnkit::convert::{MAX_TREE_MOVES, PlayErrorKind, check_tree_budget};
 use pgnkit::pgn::RawGame;
+use pgnkit::replay::Status;
 use pgnkit::replay::{ReplayOptions, Replayer};
 
 const CHILD_ENV: &str = "PGNKIT_CONVERT_BUDGET_CASE";

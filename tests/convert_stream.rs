@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use pgnkit::convert::{Converter, PgnOptions, Required, StreamError, write_pgn_tree};
 use pgnkit::pgn::{GameFramer, RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{ReplayOptions, Replayer};
-use pgnkit::{LetterPolicy, Position, Status, Style};
+use pgnkit::{LetterPolicy, Position, Style, replay::Status};
 
 fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();

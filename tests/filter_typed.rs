@@ -6,9 +6,9 @@
 mod cli_support;
 mod common;
 
-use pgnkit::GameFramer;
 use pgnkit::filter::read_tags;
 use pgnkit::input;
+use pgnkit::pgn::GameFramer;
 
 /// The tags of one game that the expressions below look at.
 #[derive(Debug, Default)]

@@ -9,8 +9,7 @@ mod common;
 use std::path::Path;
 
 use pgnkit::{
-    Alphabet, LetterPolicy, Lint, Move, MoveToken, Position, Resolved, Square, Style,
-    notation::Notation,
+    Alphabet, LetterPolicy, Lint, Move, MoveToken, Notation, Position, Resolved, Square, Style,
 };
 
 /// The styles written, each with the letter policy that reads it back.

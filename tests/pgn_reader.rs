@@ -3,7 +3,7 @@
 
 use pgnkit::pgn::{GameFramer, Outcome, ParsePgnErrorKind, RawGame, TokenKind, Tokens, parse_game};
 
-fn parse(text: &[u8]) -> pgnkit::Game<'_> {
+fn parse(text: &[u8]) -> pgnkit::pgn::Game<'_> {
     parse_game(&RawGame::from_bytes(text))
 }
 

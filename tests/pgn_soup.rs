@@ -124,7 +124,7 @@ fn byte_soup() {
             let mut out = Vec::new();
             write_game(&game, &mut out, &WriteOptions::default()).expect("vec");
             let again = parse_game(&RawGame::from_bytes(&out));
-            let texts = |g: &pgnkit::Game<'_>| -> Vec<Vec<u8>> {
+            let texts = |g: &pgnkit::pgn::Game<'_>| -> Vec<Vec<u8>> {
                 g.mainline.moves.iter().map(|m| m.text.to_vec()).collect()
             };
             if !game

@@ -84,7 +84,7 @@ fn lints_do_not_change_verdicts() {
                         r.position.as_ref().map(|p| p.fen(EpMode::Always)),
                         r.diagnostics
                             .iter()
-                            .filter(|d| d.severity == pgnkit::Severity::Error)
+                            .filter(|d| d.severity == pgnkit::replay::Severity::Error)
                             .map(|d| (d.kind.name(), d.span))
                             .collect::<Vec<_>>(),
                     )

@@ -7,7 +7,10 @@ mod common;
 
 use pgnkit::pgn::{ParsePgnError, ParsePgnErrorKind, SyntaxChecker, parse_game};
 use pgnkit::replay::{DiagnosticKind, ReplayOptions, Replayer};
-use pgnkit::{GameFramer, LetterPolicy, RawGame};
+use pgnkit::{
+    LetterPolicy,
+    pgn::{GameFramer, RawGame},
+};
 
 /// The syntax errors of one game as the replay, the syntax checker and
 /// the model builder report them; panics where they disagree.

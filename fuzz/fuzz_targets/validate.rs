@@ -20,9 +20,7 @@ use libfuzzer_sys::fuzz_target;
 use pgnkit::convert::{Played, play_game};
 use pgnkit::pgn::{ParsePgnError, SyntaxChecker, parse_game};
 use pgnkit::replay::DiagnosticKind;
-use pgnkit::{
-    EpMode, GameFramer, LetterPolicy, Position, RawGame, ReplayOptions, Replayer, Status,
-};
+use pgnkit::{EpMode, LetterPolicy, Position, pgn::{GameFramer, RawGame}, replay::{ReplayOptions, Replayer, Status}};
 
 /// Small enough that fuzz inputs reach the too-large path.
 const MAX_GAME: usize = 4096;

@@ -12,7 +12,7 @@ use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::opening::{Classifier, set_opening_tags};
 use pgnkit::pgn::{LineIndex, ParsePgnErrorKind, RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
-use pgnkit::{LetterPolicy, Position, Status, Style, encoding};
+use pgnkit::{LetterPolicy, Position, Style, encoding, replay::Status};
 
 use super::Exit;
 use super::args::{Colour, Inputs, Jobs, OutputFile, Run, ShowProgress};

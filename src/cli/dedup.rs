@@ -317,7 +317,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
             Err(err) => {
                 let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
                 let (number, line) = match err {
-                    pgnkit::ReadPgnError::GameTooLarge {
+                    pgnkit::pgn::ReadPgnError::GameTooLarge {
                         number, first_line, ..
                     } => (*number, *first_line),
                     _ => (0, 0),

@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::pgn::{Span, unescape};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
-use pgnkit::{EpMode, Status, encoding};
+use pgnkit::{EpMode, encoding, replay::Status};
 
 use super::Exit;
 use super::args::{Colour, Inputs, Jobs, Letters, OutputFile, Run, ShowProgress};

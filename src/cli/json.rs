@@ -1,8 +1,9 @@
 //! Games as JSON objects (`pgnkit convert --to json`); the schema is in
 //! `docs/convert.md`.
 
-use pgnkit::convert::{Played, PlayedLine, PlayedMove};
+use pgnkit::convert::{PlayedLine, PlayedMove};
 use pgnkit::pgn::{Command, Comment, CommentKind, Eval, Game, unescape};
+use pgnkit::replay::Played;
 use pgnkit::replay::Replay;
 use pgnkit::{EpMode, Position, Style, encoding};
 use serde_json::{Map, Value, json};

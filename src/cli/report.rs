@@ -157,7 +157,7 @@ impl Stats {
     /// with errors.
     pub fn count(&mut self, replay: &Replay, errored: bool, warned: bool) {
         self.games += 1;
-        if replay.status == pgnkit::Status::Unsupported {
+        if replay.status == pgnkit::replay::Status::Unsupported {
             self.unsupported += 1;
         } else if errored {
             self.errors += 1;

@@ -331,7 +331,7 @@ pub(crate) fn parse_common(token: &[u8]) -> Option<MoveToken> {
 ///
 /// # Examples
 /// ```
-/// use pgnkit::notation::is_ep_mark;
+/// use pgnkit::is_ep_mark;
 ///
 /// assert!(is_ep_mark(b"e.p."));
 /// assert!(!is_ep_mark(b"e.p.+"));

@@ -123,7 +123,7 @@ pub const DEFAULT_MAX_DEPTH: usize = 256;
 ///
 /// # Examples
 /// ```
-/// use pgnkit::notation::MoveToken;
+/// use pgnkit::MoveToken;
 /// use pgnkit::pgn::{RawGame, Reader, Span, Visitor};
 ///
 /// /// Counts the moves of the mainline and of every variation.

@@ -416,7 +416,7 @@ impl Replayer {
     ///
     /// # Examples
     /// ```
-    /// use pgnkit::notation::MoveToken;
+    /// use pgnkit::MoveToken;
     /// use pgnkit::pgn::{RawGame, Span};
     /// use pgnkit::replay::{Observer, Played, ReplayOptions, Replayer};
     /// use pgnkit::Position;

@@ -92,7 +92,7 @@ pub fn say_skipped(why: &str) {
 pub fn correspondence_archive(n: usize) -> Option<String> {
     let path = data_dir()?.join("corpus/mliebelt-pgn-parser/twic-01-232games.pgn");
     let bytes = std::fs::read(path).expect("read the TWIC sample");
-    let mut framer = pgnkit::GameFramer::new(&bytes[..]);
+    let mut framer = pgnkit::pgn::GameFramer::new(&bytes[..]);
     let mut out = String::new();
     let mut i = 0;
     while let Some(game) = framer.next_game() {
