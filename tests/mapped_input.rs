@@ -8,11 +8,10 @@
 mod cli_support;
 
 use std::fs::File;
-use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Duration;
 
-use pgnkit::engine::{self, Failure, Item, Options, Sink};
+use pgnkit::engine::{self, Item, Options};
 use pgnkit::input::{self, MAP_MIN_BYTES, OpenOptions};
 
 use pgnkit::pgn::{Chain, GameFramer, RawGame, ReadPgnError, cuts, frame_piece};
@@ -351,23 +350,8 @@ fn place(game: &Framed) -> Result<(u64, u64, u64, usize, usize), String> {
 /// has it, and its record.
 type Handed = (Framed, Vec<u8>);
 
-/// Collects what the engine makes, in the order it is written.
-#[derive(Default)]
-struct Collect {
-    games: Vec<Handed>,
-    failures: Vec<String>,
-}
-
-impl Sink<Vec<Handed>> for Collect {
-    fn write(&mut self, out: Vec<Handed>, _read: u64) -> std::io::Result<ControlFlow<()>> {
-        self.games.extend(out);
-        Ok(ControlFlow::Continue(()))
-    }
-
-    fn failed(&mut self, failure: Failure<'_>) {
-        self.failures.push(format!("{failure:?}"));
-    }
-}
+/// What the engine hands on, collected.
+type Collect = cli_support::Collect<Handed>;
 
 fn through_engine(path: &std::path::Path, options: &Options) -> Vec<Handed> {
     let mut sink = Collect::default();

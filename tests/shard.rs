@@ -7,34 +7,19 @@
 mod cli_support;
 mod common;
 
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use cli_support::{pgnkit_bytes, pgnkit_envs, pgnkit_in, temp_file};
-use pgnkit::engine::{self, Failure, Item, Options, Sink};
+use pgnkit::engine::{self, Item, Options};
 use pgnkit::shard::Shard;
 
 /// A game as the engine hands it: number, offset, first line, text,
 /// record; or the error of a game skipped.
 type Handed = (Result<(u64, u64, u64, Vec<u8>), String>, Vec<u8>);
 
-#[derive(Default)]
-struct Collect {
-    games: Vec<Handed>,
-    failures: Vec<String>,
-}
-
-impl Sink<Vec<Handed>> for Collect {
-    fn write(&mut self, out: Vec<Handed>, _read: u64) -> std::io::Result<ControlFlow<()>> {
-        self.games.extend(out);
-        Ok(ControlFlow::Continue(()))
-    }
-
-    fn failed(&mut self, failure: Failure<'_>) {
-        self.failures.push(format!("{failure:?}"));
-    }
-}
+/// What the engine hands on, collected.
+type Collect = cli_support::Collect<Handed>;
 
 /// What the engine hands on of `paths` with `options`.
 fn through_engine(paths: &[PathBuf], options: &Options) -> Collect {

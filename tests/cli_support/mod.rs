@@ -107,3 +107,30 @@ pub fn validate_counts(stderr: &str) -> [u64; 5] {
     assert_eq!(games, valid + errors + unsupported, "{line}");
     [games, valid, warned, errors, unsupported]
 }
+
+/// A sink that keeps what the engine hands on, in the order written, and
+/// the failures it reports.
+pub struct Collect<T> {
+    pub games: Vec<T>,
+    pub failures: Vec<String>,
+}
+
+impl<T> Default for Collect<T> {
+    fn default() -> Collect<T> {
+        Collect {
+            games: Vec::new(),
+            failures: Vec::new(),
+        }
+    }
+}
+
+impl<T> pgnkit::engine::Sink<Vec<T>> for Collect<T> {
+    fn write(&mut self, out: Vec<T>, _read: u64) -> std::io::Result<std::ops::ControlFlow<()>> {
+        self.games.extend(out);
+        Ok(std::ops::ControlFlow::Continue(()))
+    }
+
+    fn failed(&mut self, failure: pgnkit::engine::Failure<'_>) {
+        self.failures.push(format!("{failure:?}"));
+    }
+}
