@@ -12,9 +12,8 @@
 //!   [`Options::batch_bytes`] of game text, copied out of the framer.
 //! - A mapped plain file is cut into pieces of a bounded number of lines
 //!   that the workers frame themselves, so that framing runs in parallel
-//!   and each piece's text is read on one core; the pieces are settled in order
-//!   ([`Chain`]), which numbers their games and lines and corrects a wrong
-//!   cut.
+//!   and each piece's text is read on one core; the pieces are settled in
+//!   order, which numbers their games and lines and corrects a wrong cut.
 //!
 //! With [`Options::records`], each game comes with its *record*: the
 //! game's bytes exactly as in the input, with everything after it up to the
@@ -28,7 +27,7 @@
 //! With [`Options::shard`], the run reads one shard of its inputs (see
 //! [`crate::shard`]): a plain file read in place is split exactly where
 //! a framer over the whole file finds its games (the games before the
-//! shard's first byte are framed, not handed out: [`game_at`]), so games
+//! shard's first byte are framed, not handed out), so games
 //! keep their numbers and lines in the whole file; any other input is read
 //! whole by one shard.
 //!
@@ -111,15 +110,15 @@ pub const NOT_PGN_BYTES: u64 = 64 << 20;
 #[error("not PGN: no tag and no move in the first {} MiB", NOT_PGN_BYTES >> 20)]
 pub struct NotPgn;
 
-/// How long a worker waits for the pieces before its own to be settled
-/// ([`Chain::turn`]). They were handed out before its own and are framed
+/// How long a worker waits for the pieces before its own to be settled.
+/// They were handed out before its own and are framed
 /// in about the time its own took, so the wait is short; if they take
 /// longer (a worker descheduled on a busy machine), the writer settles the
 /// piece and does its work when its turn to be written comes.
 pub const PATIENCE: Duration = Duration::from_millis(100);
 
 /// How much shorter than the others the last pieces of a mapped file may
-/// be ([`tapered_cuts`]). With pieces of one size the last one often ran
+/// be ([`bounded_cuts`]). With pieces of one size the last one often ran
 /// alone: on pgnmentor (pieces of 685 KiB, 3–4 ms of work each) one
 /// worker finished up to 4 ms after the other (1.3 ms on average over six
 /// runs); with pieces down to an eighth, within 0.2 ms.
@@ -678,7 +677,7 @@ where
     /// start at or after `start` (where a game starts) and before `stop`,
     /// on the pipeline. The text is cut into pieces of
     /// [`Options::piece_bytes`] each, shorter toward the end
-    /// ([`tapered_cuts`], down to an eighth: [`TAPER`]), and each worker
+    /// ([`bounded_cuts`], down to an eighth: [`TAPER`]), and each worker
     /// frames its own piece. The pieces are settled in order
     /// ([`Chain`]); a piece whose turn does not come within
     /// [`Options::patience`] is settled by the writer. The writer gives

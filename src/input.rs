@@ -485,6 +485,22 @@ impl Mapped {
         })
     }
 
+    /// A map of `bytes` in anonymous memory, for the tests of the code
+    /// that frames mapped files in pieces.
+    #[cfg(test)]
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Mapped {
+        let mut map = memmap2::MmapMut::map_anon(bytes.len().max(1)).expect("anonymous map");
+        map[..bytes.len()].copy_from_slice(bytes);
+        let map = map.make_read_only().expect("read-only map");
+        // Nothing is given back: `DontNeed` would zero anonymous pages.
+        let released = AtomicUsize::new(usize::MAX / 2);
+        Mapped {
+            map,
+            bytes_read: BytesRead::default(),
+            released,
+        }
+    }
+
     /// The file's bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.map

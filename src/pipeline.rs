@@ -2,7 +2,7 @@
 //!
 //! One of the pool's workers coordinates: it pulls work items from a source —
 //! batches of framed game texts, or pieces of a mapped file that the workers
-//! frame themselves ([`crate::pgn::tapered_cuts`]) — and queues them for the pool,
+//! frame themselves — and queues them for the pool,
 //! first in first out; results come back tagged with their sequence number
 //! and go to the sink strictly in input order. While it waits for a result it
 //! works on the oldest item nobody has started. `--jobs N` is N threads in

@@ -11,25 +11,9 @@
 //! pieces frame the same games as one framer over the whole file, and each
 //! piece is numbered (games and lines) from the pieces before it.
 //!
-//! # Examples
-//! ```no_run
-//! use std::sync::Arc;
-//! use pgnkit::pgn::{Chain, cuts, frame_piece};
-//!
-//! let mut input = pgnkit::input::open(std::path::Path::new("games.pgn"))?;
-//! let map = Arc::new(input.take_mapped().expect("a plain file of 1 MiB or more"));
-//! let chain = Chain::new();
-//! let mut games = 0;
-//! for (index, piece) in cuts(map.bytes(), 1 << 20).enumerate() {
-//!     // On any thread: frame the piece as if it started a game.
-//!     let guess = frame_piece(&map, piece.clone(), 0, 1);
-//!     // In turn: check the cut, frame again where it was wrong.
-//!     let turn = chain.turn(index as u64, None).expect("no limit");
-//!     let framed = turn.settle(&map, piece, guess);
-//!     games += framed.games.len();
-//! }
-//! # Ok::<(), std::io::Error>(())
-//! ```
+//! The engine drives it: each worker frames its piece with
+//! [`frame_piece`] as if a game started at the cut, then waits for its
+//! turn on the [`Chain`] and settles the piece ([`Turn::settle`]).
 
 use std::ops::Range;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -40,7 +24,8 @@ use crate::pgn::{CommentIndex, GameFramer, GameInfo, ReadPgnError};
 
 /// The pieces of `bytes`, each about `size` bytes long (at least 1), cut
 /// at likely game starts ([`next_cut`]).
-pub fn cuts(bytes: &[u8], size: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+#[cfg(test)]
+fn cuts(bytes: &[u8], size: usize) -> impl Iterator<Item = Range<usize>> + '_ {
     tapered_cuts(bytes, size, size, 1)
 }
 
@@ -49,7 +34,8 @@ pub fn cuts(bytes: &[u8], size: usize) -> impl Iterator<Item = Range<usize>> + '
 /// that is less, but not less than `min`. The workers that take the pieces
 /// (`parts` of them) then finish at nearly the same time: with pieces of
 /// one size, the last one took up to a piece's time alone.
-pub fn tapered_cuts(
+#[cfg(test)]
+fn tapered_cuts(
     bytes: &[u8],
     size: usize,
     min: usize,
@@ -140,7 +126,7 @@ fn next_line(bytes: &[u8], from: usize) -> usize {
 /// length of `bytes` when there is none. A cut after a blank line inside
 /// a tag section is a guess the framer may reject (the section goes on
 /// when the tag name is new to the game).
-pub fn next_cut(bytes: &[u8], from: usize) -> usize {
+fn next_cut(bytes: &[u8], from: usize) -> usize {
     // The line end before a cut at `from` itself counts.
     let search = from.saturating_sub(1);
     let Some(rest) = bytes.get(search..) else {
@@ -344,7 +330,8 @@ pub struct Turn<'a> {
 impl Turn<'_> {
     /// Where the piece's first game starts, with the games before it and
     /// its line: where the piece before it stopped.
-    pub fn start(&self) -> Link {
+    #[cfg(test)]
+    fn start(&self) -> Link {
         self.start
     }
 
@@ -387,6 +374,143 @@ impl Turn<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A framed game as the piece tests compare it: its number, offset,
+    /// first line, text and comment count; or the refusal of an oversized
+    /// game.
+    type Summary = Result<(u64, u64, u64, Vec<u8>, usize), String>;
+
+    fn summary(game: Result<crate::pgn::RawGame<'_>, ReadPgnError>) -> Summary {
+        game.map(|g| {
+            let comments = g.comments.len();
+            (g.number, g.offset, g.first_line, g.bytes.to_vec(), comments)
+        })
+        .map_err(|err| err.to_string())
+    }
+
+    /// Frames `text` in pieces of each of `sizes`, settled in order, and
+    /// as a whole: the same games, numbers, offsets, lines and comments.
+    /// Gives, for each size, how many pieces were framed again and how
+    /// many dropped (their cut was wrong).
+    fn frame_in_pieces(text: &[u8], sizes: &[usize]) -> Vec<(usize, usize, usize)> {
+        let mut framer = GameFramer::new(text);
+        let mut whole = Vec::new();
+        while let Some(game) = framer.next_game() {
+            whole.push(summary(game));
+        }
+        let map = Arc::new(Mapped::from_bytes(text));
+        let mut counts = Vec::new();
+        for &size in sizes {
+            let chain = Chain::new();
+            let (mut games, mut reframed, mut dropped) = (Vec::new(), 0, 0);
+            for (index, piece) in cuts(text, size).enumerate() {
+                let guess = frame_piece(&map, piece.clone(), 0, 1);
+                let turn = chain.turn(index as u64, None).expect("its turn");
+                let start = turn.start().at;
+                if start >= piece.end {
+                    dropped += 1;
+                } else if start != piece.start {
+                    reframed += 1;
+                }
+                let framed = turn.settle(&map, piece, guess);
+                for game in framed.games {
+                    games.push(summary(game.map(|(info, range)| {
+                        info.with_text(&text[range], &framed.comments)
+                    })));
+                }
+            }
+            let differs = (0..games.len().max(whole.len())).find(|&i| games.get(i) != whole.get(i));
+            assert_eq!(differs, None, "pieces of {size}");
+            counts.push((size, reframed, dropped));
+        }
+        counts
+    }
+
+    /// Cut traps: a tag line inside a multi-line comment (a wrong cut,
+    /// framed again), a game longer than many pieces (cuts inside it,
+    /// dropped).
+    #[test]
+    fn pieces_frame_like_one_framer() {
+        let mut text = Vec::new();
+        for n in 0..400 {
+            let comment = match n {
+                50 => "x".repeat(100 << 10),
+                90 => "y\n[Event \"inside\"]\n".repeat(2000),
+                _ if n % 3 == 0 => "multi\r\n[Event \"no\"]\r\nline".into(),
+                _ => "%clk 0:05:00".into(),
+            };
+            text.extend_from_slice(
+                format!("[Event \"g{n}\"]\r\n\r\n1. e4 {{{comment}}} e5 (1... c5) *\r\n\r\n")
+                    .as_bytes(),
+            );
+        }
+        for (size, reframed, dropped) in
+            frame_in_pieces(&text, &[1, 100, 997, 4096, 65_536, 1 << 20])
+        {
+            if (100..=4096).contains(&size) {
+                assert!(
+                    reframed > 0 && dropped > 0,
+                    "pieces of {size}: {reframed} framed again, {dropped} dropped"
+                );
+            }
+        }
+    }
+
+    /// As [`pieces_frame_like_one_framer`], on random soups of the bytes
+    /// and lines that decide game boundaries: tag sections with and
+    /// without movetext, blank lines inside movetext and tag sections,
+    /// markers in comments and variations, byte-order marks, form feeds,
+    /// `\r\r\n`.
+    #[test]
+    fn soup_pieces_frame_like_one_framer() {
+        const PARTS: &[&[u8]] = &[
+            b"[Event \"x\"]\n",
+            b"[Site \"y\"]\n",
+            b"[Event \"x\"]",
+            b"\n",
+            b"\n\n",
+            b"\r\n",
+            b"\r\r\n",
+            b"\r",
+            b"1. e4 ",
+            b"e5 ",
+            b"1-0",
+            b"0-1 ",
+            b"*",
+            b"1/2-1/2\n",
+            b"{",
+            b"}",
+            b"{c * 1-0}",
+            b"(",
+            b")",
+            b"; x\n",
+            b"% y\n",
+            b"\xEF\xBB\xBF",
+            b"\x0c",
+            b"\x0b",
+            b" ",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut text = Vec::new();
+        while text.len() < 300_000 {
+            // A run of parts, and now and then a game whose marker ends it.
+            for _ in 0..next() % 40 {
+                text.extend_from_slice(PARTS[next() as usize % PARTS.len()]);
+            }
+            if next() % 3 == 0 {
+                text.extend_from_slice(b" *\n\n[Event \"z\"]\n");
+            }
+        }
+        let sizes = frame_in_pieces(&text, &[100, 997, 4096, 65_536]);
+        let reframed: usize = sizes.iter().map(|s| s.1).sum();
+        assert!(reframed > 0, "the soup makes wrong cuts: {sizes:?}");
+    }
 
     #[test]
     fn cuts_fall_on_tag_lines_after_other_lines() {
