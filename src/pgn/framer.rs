@@ -14,7 +14,7 @@ use crate::pgn::grammar::{TokenKind, Tokens, is_delimiter, tag_name};
 use crate::pgn::raw::{
     CommentIndex, Comments, GameInfo, Marks, RawGame, TAG_ENTRY, column_at, pack_tag_stops,
 };
-use crate::pgn::scan;
+use crate::pgn::scan::{self, Simd};
 
 /// The default bound on one game's size: 256 MiB.
 pub const DEFAULT_MAX_GAME_BYTES: usize = 256 << 20;
@@ -149,6 +149,8 @@ pub struct GameFramer<R> {
     stop: usize,
     /// Where the framer stopped before a game ([`Step::Stop`]).
     stopped: Option<usize>,
+    /// Which versions of the hot loops run.
+    simd: Simd,
 }
 
 impl GameFramer<Input> {
@@ -272,7 +274,16 @@ impl<R: Read> GameFramer<R> {
             release_pages: false,
             stop: usize::MAX,
             stopped: None,
+            simd: Simd::detect(),
         }
+    }
+
+    /// This framer with the portable versions of its hot loops, for the
+    /// tests that hold them equal to the AVX2 ones.
+    #[cfg(test)]
+    fn portable(mut self) -> GameFramer<R> {
+        self.simd = Simd::Portable;
+        self
     }
 
     /// Sets the bound on one game's size in bytes (at least 1 KiB); a larger
@@ -671,8 +682,8 @@ impl<R: Read> GameFramer<R> {
     #[inline]
     fn skip_movetext(&mut self) {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
+        if self.simd == Simd::Avx2 {
+            // SAFETY: `Simd::detect` found AVX2 on this CPU.
             return unsafe { self.skip_movetext_avx2() };
         }
         self.skip_movetext_by(
@@ -790,8 +801,8 @@ impl<R: Read> GameFramer<R> {
     #[inline]
     fn plain_tag_lines(&mut self) {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
+        if self.simd == Simd::Avx2 {
+            // SAFETY: `Simd::detect` found AVX2 on this CPU.
             return unsafe { self.plain_tag_lines_avx2() };
         }
         self.plain_tag_lines_by(scan::tag_stops);
@@ -1520,10 +1531,17 @@ mod tests {
                 .flat_map(|&i| pieces[usize::from(i)])
                 .copied()
                 .collect();
+            let whole = read(GameFramer::new(&input[..]));
             assert_eq!(
-                read(GameFramer::new(&input[..])),
+                whole,
                 read(GameFramer::new(Trickle(&input))),
                 "{}",
+                input.escape_ascii()
+            );
+            assert_eq!(
+                whole,
+                read(GameFramer::new(&input[..]).portable()),
+                "portable: {}",
                 input.escape_ascii()
             );
         }
@@ -1559,6 +1577,8 @@ mod tests {
             let whole = frames(GameFramer::new(&input[..]));
             let trickled = frames(GameFramer::new(Trickle(&input)));
             assert_eq!(trickled, whole, "seed {seed}: {input:?}");
+            let portable = frames(GameFramer::new(&input[..]).portable());
+            assert_eq!(portable, whole, "portable, seed {seed}: {input:?}");
             games += whole.len();
             comments += whole.iter().map(|g| g.3.len()).sum::<usize>();
         }

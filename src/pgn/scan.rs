@@ -8,6 +8,31 @@
 //! these calls costs less than a byte loop with a table, and less than
 //! `memchr`'s set-up per call.
 
+/// Which versions of the framer's hot loops run: the AVX2 ones or the
+/// portable ones (SSE2 on x86_64, plain loops elsewhere). A framer asks
+/// once, when it is made ([`Simd::detect`]), and each hot loop picks its
+/// version by the answer; the portable versions are tested equal to the
+/// AVX2 ones on x86_64 too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Simd {
+    /// The CPU has AVX2 (x86_64 only).
+    Avx2,
+    /// Anything else.
+    Portable,
+}
+
+impl Simd {
+    /// What this CPU runs: the one place that asks it.
+    #[inline]
+    pub(crate) fn detect() -> Simd {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            return Simd::Avx2;
+        }
+        Simd::Portable
+    }
+}
+
 /// The position of the first byte of `hay` that is one of `set`'s four
 /// (repeat a byte to search for fewer).
 #[inline]
