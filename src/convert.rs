@@ -32,8 +32,8 @@ use crate::notation::{
 use crate::opening::{Classifier, Opening, set_opening_tags};
 use crate::pgn::{
     Comment, CommentKind, DRAW_OFFER, Game, Line, MoveNode, MovetextWriter, Outcome, ParsePgnError,
-    ParsePgnErrorKind, RawGame, Reader, Span, Tag, Visitor, WriteOptions, parse_game, result_text,
-    start_ply, write_game_with, write_tags,
+    ParsePgnErrorKind, RawGame, Reader, Span, SpareTags, Tag, Visitor, WriteOptions, parse_game,
+    result_text, start_ply, write_game_with, write_tags,
 };
 use crate::position::Position;
 use crate::replay::{MainlinePly, Observer, Played, Replay, ReplayOptions, Replayer, Status};
@@ -458,6 +458,7 @@ pub struct Converter {
     /// offset, length, kind.
     pending: Vec<(usize, usize, CommentKind)>,
     movetext: Vec<u8>,
+    tags: SpareTags,
 }
 
 impl Converter {
@@ -531,13 +532,14 @@ impl Converter {
         self.stack.clear();
         self.pending.clear();
         self.movetext.clear();
+        let mut tags = self.tags.take();
         let mut writer = Writer {
             source: raw.bytes,
             options,
             stack: &mut self.stack,
             pending: &mut self.pending,
             w: MovetextWriter::new(&mut self.movetext, options.write.width),
-            tags: Vec::new(),
+            tags: &mut tags,
             result: None,
             start: None,
             stopped: None,
@@ -555,6 +557,7 @@ impl Converter {
         if let Some(Ok(())) = written {
             out.extend_from_slice(&self.movetext);
         }
+        self.tags.keep(tags);
         (Conversion { replay, written }, start, opening)
     }
 }
@@ -567,7 +570,7 @@ struct Writer<'c, 'a> {
     stack: &'c mut Vec<Frame>,
     pending: &'c mut Vec<(usize, usize, CommentKind)>,
     w: MovetextWriter<'c>,
-    tags: Vec<Tag<'a>>,
+    tags: &'c mut Vec<Tag<'a>>,
     result: Option<Outcome>,
     /// The mainline's start position, once set up.
     start: Option<Position>,
@@ -620,10 +623,10 @@ impl<'a> Writer<'_, 'a> {
         }
         self.flush_pending(false);
         if let Some(found) = self.classifier.and_then(|c| c.opening()) {
-            set_opening_tags(&mut self.tags, found);
+            set_opening_tags(self.tags, found);
         }
-        self.w.finish(result_text(&self.tags, self.result));
-        write_tags(&self.tags, self.result, self.options.write.tags, out);
+        self.w.finish(result_text(self.tags, self.result));
+        write_tags(self.tags, self.result, self.options.write.tags, out);
         Ok(())
     }
 }
@@ -641,7 +644,7 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
         }
         if ply.ply == 0 {
             self.start = Some(*ply.position);
-            self.stack.push(Frame::new(start_ply(&self.tags), false));
+            self.stack.push(Frame::new(start_ply(self.tags), false));
         }
     }
 

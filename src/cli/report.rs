@@ -40,7 +40,9 @@ pub struct Done<X = ()> {
 pub const SPILL_BYTES: usize = 8 << 20;
 
 impl<X: Default> Done<X> {
-    /// Empties it for the next games, keeping the buffers' capacity.
+    /// Empties it for the next games, keeping the buffers' capacity; the
+    /// totals of its own are left to [`Merge::merge_from`], which empties
+    /// them.
     pub fn clear(&mut self) {
         self.stdout.clear();
         self.spilled = None;
@@ -48,7 +50,6 @@ impl<X: Default> Done<X> {
         self.stderr.clear();
         self.ends.clear();
         self.stats = Stats::default();
-        self.extra = X::default();
     }
 }
 
@@ -114,9 +115,15 @@ impl<X> Done<X> {
 }
 
 /// Totals that the batches of a run add up to.
-pub trait Merge {
+pub trait Merge: Default {
     /// Adds the totals of the next batch.
     fn merge(&mut self, other: Self);
+
+    /// Adds the totals of the next batch and leaves `other` empty for the
+    /// batch after, with whatever room it may reuse.
+    fn merge_from(&mut self, other: &mut Self) {
+        self.merge(std::mem::take(other));
+    }
 }
 
 impl Merge for () {

@@ -162,7 +162,7 @@ impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
         }
         self.bar.advance(read, done.stats.games, done.stats.errors);
         self.stats.add(&done.stats);
-        self.extra.merge(std::mem::take(&mut done.extra));
+        self.extra.merge_from(&mut done.extra);
         if let Some(batches) = &mut self.batches {
             batches(&mut self.extra)?;
         }

@@ -8,7 +8,7 @@ use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate};
 use pgnkit::opening::Classifier;
-use pgnkit::pgn::{Span, Tag};
+use pgnkit::pgn::{Span, SpareTags, Tag};
 use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status, termination_name};
 use serde::{Deserialize, Serialize};
 
@@ -94,6 +94,49 @@ pub struct Summary {
     openings: Counts,
     #[serde(serialize_with = "sorted")]
     tags: Counts,
+    /// What the games of a batch counted, not yet in the counts above.
+    #[serde(skip)]
+    seen: Seen,
+}
+
+/// The counts of a batch's games, for [`Summary::merge_from`] to add: the
+/// texts one after the other in one string, so that a game adds no key of
+/// its own to a map (no allocation for each game and text).
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Seen {
+    text: String,
+    /// Each text's count and its end in `text`.
+    keys: Vec<(Field, usize)>,
+    /// Each game's mainline plies.
+    plies: Vec<u32>,
+}
+
+/// Which counts of a [`Summary`] a text of [`Seen`] is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    Results,
+    Terminations,
+    Players,
+    Events,
+    Eco,
+    Openings,
+    Tags,
+}
+
+impl Seen {
+    /// One more game counted under `key`, written in `parts`.
+    fn count(&mut self, field: Field, parts: &[&str]) {
+        for part in parts {
+            self.text.push_str(part);
+        }
+        self.keys.push((field, self.text.len()));
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.keys.clear();
+        self.plies.clear();
+    }
 }
 
 /// Games by a text: hashed, since every game looks up several (a tree
@@ -106,14 +149,13 @@ fn sorted<S: serde::Serializer>(counts: &Counts, s: S) -> Result<S::Ok, S::Error
     counts.iter().collect::<BTreeMap<_, _>>().serialize(s)
 }
 
-fn add_counts(into: &mut Counts, from: &Counts) {
+/// Adds the counts of `from`, moving its keys (the larger map is kept).
+fn add_counts(into: &mut Counts, mut from: Counts) {
+    if into.len() < from.len() {
+        std::mem::swap(into, &mut from);
+    }
     for (k, n) in from {
-        match into.get_mut(k) {
-            Some(count) => *count += n,
-            None => {
-                into.insert(k.clone(), *n);
-            }
-        }
+        *into.entry(k).or_default() += n;
     }
 }
 
@@ -128,30 +170,58 @@ fn count(into: &mut Counts, key: &str) {
 }
 
 impl Merge for Summary {
-    fn merge(&mut self, other: Summary) {
-        self.add(&other);
+    fn merge(&mut self, mut other: Summary) {
+        self.merge_from(&mut other);
+    }
+
+    fn merge_from(&mut self, other: &mut Summary) {
+        let mut seen = std::mem::take(&mut other.seen);
+        let mut start = 0;
+        for &(field, end) in &seen.keys {
+            count(self.counts(field), &seen.text[start..end]);
+            start = end;
+        }
+        for &plies in &seen.plies {
+            *self.plies.entry(plies).or_default() += 1;
+        }
+        seen.clear();
+        self.add(std::mem::take(other));
+        other.seen = seen;
     }
 }
 
 impl Summary {
-    /// Adds another summary.
-    fn add(&mut self, other: &Summary) {
+    /// The counts of `field`.
+    fn counts(&mut self, field: Field) -> &mut Counts {
+        match field {
+            Field::Results => &mut self.results,
+            Field::Terminations => &mut self.terminations,
+            Field::Players => &mut self.players,
+            Field::Events => &mut self.events,
+            Field::Eco => &mut self.eco,
+            Field::Openings => &mut self.openings,
+            Field::Tags => &mut self.tags,
+        }
+    }
+
+    /// Adds another summary (its counts, not what it has seen).
+    fn add(&mut self, other: Summary) {
         self.games += other.games;
         self.valid += other.valid;
         self.invalid += other.invalid;
         self.syntax_errors += other.syntax_errors;
         self.unsupported += other.unsupported;
         self.disagreements += other.disagreements;
-        add_counts(&mut self.results, &other.results);
-        add_counts(&mut self.terminations, &other.terminations);
+        add_counts(&mut self.results, other.results);
+        add_counts(&mut self.terminations, other.terminations);
         for (&plies, &n) in &other.plies {
             *self.plies.entry(plies).or_default() += n;
         }
-        add_counts(&mut self.players, &other.players);
-        add_counts(&mut self.events, &other.events);
-        add_counts(&mut self.eco, &other.eco);
-        add_counts(&mut self.openings, &other.openings);
-        add_counts(&mut self.tags, &other.tags);
+        add_counts(&mut self.players, other.players);
+        add_counts(&mut self.events, other.events);
+        add_counts(&mut self.eco, other.eco);
+        add_counts(&mut self.openings, other.openings);
+        add_counts(&mut self.tags, other.tags);
         self.first_day = [self.first_day, other.first_day]
             .into_iter()
             .flatten()
@@ -273,14 +343,16 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let part: Summary = serde_json::from_slice(&text)
                 .with_context(|| format!("{} is no pgnkit stats --json summary", path.display()))?;
-            total.add(&part);
+            total.add(part);
         }
     } else {
         let options = ReplayOptions {
             letters: args.common.lang.policy(),
             lints: false,
         };
-        let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Summary>| {
+        let game = |(replayer, spare): &mut (PooledReplayer, SpareTags),
+                    item: &Item<'_>,
+                    done: &mut Done<Summary>| {
             // Counted for the progress bar too.
             done.stats.games += 1;
             let s = &mut done.extra;
@@ -290,7 +362,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 return;
             };
             // The tags as the replay reads them: the tag section is read once.
-            let mut tags = TagList(Vec::new(), Classifier::new());
+            let mut tags = TagList(spare.take(), Classifier::new());
             let replay = replayer.observe(&raw, &options, &mut tags);
             let facts = Facts {
                 tags: tags.0,
@@ -306,11 +378,12 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 Status::Unsupported => s.unsupported += 1,
             }
             let result = facts.tag("Result");
-            count(
-                &mut s.results,
-                result.as_deref().map_or("(none)", str::trim),
+            let seen = &mut s.seen;
+            seen.count(
+                Field::Results,
+                &[result.as_deref().map_or("(none)", str::trim)],
             );
-            count(&mut s.terminations, termination_name(replay.termination));
+            seen.count(Field::Terminations, &[termination_name(replay.termination)]);
             if let (Some(board), Some(tag)) = (
                 replay.termination.and_then(|t| t.outcome()),
                 replay.result_tag,
@@ -318,7 +391,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             {
                 s.disagreements += 1;
             }
-            *s.plies.entry(replay.plies).or_default() += 1;
+            s.seen.plies.push(replay.plies);
             if let Some(date) = facts.tag("Date").and_then(|d| d.parse::<PgnDate>().ok())
                 && !date.is_unknown()
             {
@@ -327,30 +400,35 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             }
             for name in ["White", "Black"] {
                 if let Some(p) = facts.tag(name) {
-                    count(&mut s.players, &p);
+                    s.seen.count(Field::Players, &[&p]);
                 }
             }
             if let Some(e) = facts.tag("Event") {
-                count(&mut s.events, &e);
+                s.seen.count(Field::Events, &[&e]);
             }
             if let Some(e) = facts.tag("ECO") {
-                count(&mut s.eco, &e);
+                s.seen.count(Field::Eco, &[&e]);
             }
             if let Some(o) = facts.opening {
-                count(&mut s.openings, &format!("{} {}", o.eco, o.name));
+                s.seen.count(Field::Openings, &[o.eco, " ", o.name]);
             }
-            // A tag repeated in a game counts once.
-            let mut tags: Vec<_> = facts.tags.iter().collect();
-            tags.sort_unstable_by_key(|t| t.name);
-            tags.dedup_by_key(|t| t.name);
-            for tag in tags {
-                count(&mut s.tags, &tag.name_text());
+            // A tag repeated in a game counts once: at its first pair.
+            for (i, tag) in facts.tags.iter().enumerate() {
+                if !facts.tags[..i].iter().any(|t| t.name == tag.name) {
+                    s.seen.count(Field::Tags, &[&tag.name_text()]);
+                }
             }
+            spare.keep(facts.tags);
         };
         let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
         let mut sink = std::io::sink();
         let mut writer = Writer::new(&mut sink, &run);
-        execute(&run, &mut writer, PooledReplayer::take, game)?;
+        execute(
+            &run,
+            &mut writer,
+            || (PooledReplayer::take(), SpareTags::default()),
+            game,
+        )?;
         io_error = writer.io_error;
         total = writer.extra;
     }
@@ -376,10 +454,34 @@ mod tests {
         let mut b = Summary::default();
         b.plies.insert(30, 3);
         assert_eq!(a.median(), Some(20));
-        a.add(&b);
+        a.add(b.clone());
         assert_eq!(a.median(), Some(20)); // 10 20 20 30 30 30: lower median
         b.plies.insert(40, 1);
-        a.add(&b);
+        a.add(b.clone());
         assert_eq!(a.median(), Some(30));
+    }
+
+    #[test]
+    fn what_a_batch_has_seen_is_counted_once_when_merged() {
+        let mut total = Summary::default();
+        let mut batch = Summary::default();
+        for round in 0..2 {
+            batch.games = 2;
+            batch.seen.count(Field::Players, &["Carlsen, Magnus"]);
+            batch.seen.count(Field::Players, &["Carlsen, Magnus"]);
+            batch
+                .seen
+                .count(Field::Openings, &["B01", " ", "Scandinavian Defense"]);
+            batch.seen.plies.extend([40, 41]);
+            total.merge_from(&mut batch);
+            let n = round + 1;
+            assert_eq!(total.games, 2 * n);
+            assert_eq!(total.players.get("Carlsen, Magnus"), Some(&(2 * n)));
+            assert_eq!(total.openings.get("B01 Scandinavian Defense"), Some(&n));
+            assert_eq!(total.plies.get(&41), Some(&n));
+            // The batch is empty for the next games, its room kept.
+            assert_eq!(batch.games, 0);
+            assert!(batch.seen.keys.is_empty() && batch.seen.text.capacity() > 0);
+        }
     }
 }

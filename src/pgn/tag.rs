@@ -50,6 +50,45 @@ impl<'a> Tag<'a> {
     }
 }
 
+/// Spare room for the tags of one game after another: a game's tags
+/// borrow from its text, so a list cannot outlive the game, but its
+/// allocation can. [`take`](Self::take) hands out an empty list in the
+/// room, [`keep`](Self::keep) takes the room back.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{SpareTags, Span, Tag};
+///
+/// let mut spare = SpareTags::default();
+/// for text in [b"Event".to_vec(), b"Site".to_vec()] {
+///     let mut tags = spare.take();
+///     assert!(tags.is_empty());
+///     tags.push(Tag { name: &text, value: b"?", span: Span::default() });
+///     spare.keep(tags);
+/// }
+/// ```
+#[derive(Debug, Default)]
+pub struct SpareTags(Vec<Tag<'static>>);
+
+impl SpareTags {
+    /// An empty list of tags in the spare room.
+    pub fn take<'a>(&mut self) -> Vec<Tag<'a>> {
+        recycle(std::mem::take(&mut self.0))
+    }
+
+    /// Takes back the room of `tags`.
+    pub fn keep(&mut self, tags: Vec<Tag<'_>>) {
+        self.0 = recycle(tags);
+    }
+}
+
+/// An empty vector in the allocation of `v` (a type of the same size and
+/// alignment: the standard library collects in place).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
 /// Resolves `\"` and `\\` in a raw tag value; any other backslash is kept.
 pub fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
     if memchr::memchr(b'\\', raw).is_none() {
