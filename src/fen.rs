@@ -542,14 +542,19 @@ impl FromStr for Setup {
 }
 
 fn write_fen(setup: &Setup, f: &mut impl fmt::Write) -> fmt::Result {
+    write_epd(setup, f)?;
+    write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
+}
+
+/// The first four fields of the FEN: board, turn, castling, en passant.
+fn write_epd(setup: &Setup, f: &mut impl fmt::Write) -> fmt::Result {
     write!(f, "{}", setup.board)?;
     f.write_char(' ')?;
     f.write_char(setup.turn.char())?;
     f.write_char(' ')?;
     write_castling(setup, f)?;
     f.write_char(' ')?;
-    f.write_str(setup.ep_square.map_or("-", Square::name))?;
-    write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
+    f.write_str(setup.ep_square.map_or("-", Square::name))
 }
 
 fn write_castling(setup: &Setup, f: &mut impl fmt::Write) -> fmt::Result {
@@ -614,11 +619,50 @@ impl Position {
     /// The position as a FEN, with the en-passant square shown as `mode`
     /// says.
     pub fn fen(&self, mode: EpMode) -> String {
+        let mut fen = String::new();
+        // Writing to a string does not fail.
+        let _ = self.write_fen(mode, &mut fen);
+        fen
+    }
+
+    /// Writes [`fen`](Self::fen) to `out`: no allocation where `out` has
+    /// room (a buffer reused for position after position).
+    ///
+    /// # Errors
+    /// Only those of `out`.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{EpMode, Position};
+    /// let mut line = String::new();
+    /// Position::startpos().write_fen(EpMode::Legal, &mut line)?;
+    /// line.push('\n');
+    /// Position::startpos().write_epd(EpMode::Legal, &mut line)?;
+    /// assert_eq!(line, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+    ///                   rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+    /// # Ok::<(), std::fmt::Error>(())
+    /// ```
+    pub fn write_fen(&self, mode: EpMode, out: &mut impl fmt::Write) -> fmt::Result {
+        write_fen(&self.setup_for(mode), out)
+    }
+
+    /// Writes the position as the four fields of an EPD record without
+    /// operations (board, turn, castling, en passant): [`fen`](Self::fen)
+    /// without the move counters.
+    ///
+    /// # Errors
+    /// Only those of `out`.
+    pub fn write_epd(&self, mode: EpMode, out: &mut impl fmt::Write) -> fmt::Result {
+        write_epd(&self.setup_for(mode), out)
+    }
+
+    /// The setup as FEN shows it, the en-passant square as `mode` says.
+    fn setup_for(&self, mode: EpMode) -> Setup {
         let mut setup = self.to_setup();
         if mode == EpMode::Legal {
             setup.ep_square = self.legal_ep_square();
         }
-        setup.to_fen()
+        setup
     }
 }
 

@@ -152,13 +152,15 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         lints: false,
     };
     let epd = args.epd;
-    let show = move |pos: &pgnkit::Position| {
-        let fen = pos.fen(mode);
-        if epd {
-            fen.splitn(5, ' ').take(4).collect::<Vec<_>>().join(" ")
+    // Each position written into one buffer, reused line after line.
+    let show = move |pos: &pgnkit::Position, line: &mut String| {
+        line.clear();
+        // Writing to a string does not fail.
+        let _ = if epd {
+            pos.write_epd(mode, line)
         } else {
-            fen
-        }
+            pos.write_fen(mode, line)
+        };
     };
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
     let game = |(replayer, seen): &mut (PooledReplayer, VecDeque<Seen>),
@@ -176,6 +178,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         // first untrusted position on are cut off after the replay.
         // The lines go out of memory as they pile up ([`Done::spill`]).
         let mut lines_at: Vec<(u64, usize)> = Vec::new();
+        let mut line = String::new();
         let mut spill_error = None;
         let mut target: Option<u32> = match which {
             Which::Ply(n) => Some(n),
@@ -202,12 +205,8 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 // move is written, known after the replay.
                 let end = if p.ply == 0 { usize::MAX } else { p.span.end };
                 lines_at.push((done.stdout_len(), end));
-                push_line(
-                    &mut done.stdout,
-                    Some((raw.number, p.ply)),
-                    &show(p.position),
-                    &columns,
-                );
+                show(p.position, &mut line);
+                push_line(&mut done.stdout, Some((raw.number, p.ply)), &line, &columns);
                 if let Err(err) = done.spill() {
                     spill_error.get_or_insert(err);
                 }
@@ -226,10 +225,11 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 {
                     seen.pop_front();
                 }
+                show(p.position, &mut line);
                 seen.push_back(Seen {
                     ply: p.ply,
                     span: p.span,
-                    fen: show(p.position),
+                    fen: line.clone(),
                 });
             }
         };
@@ -263,7 +263,8 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 if let Some(pos) = &replay.position
                     && replay.status == Status::Valid
                 {
-                    push_line(&mut lines, None, &show(pos), &columns);
+                    show(pos, &mut line);
+                    push_line(&mut lines, None, &line, &columns);
                     printed = true;
                 }
             }
