@@ -302,13 +302,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         execute(&run, &mut writer, init, game)?;
         (writer.stats, writer.io_error)
     };
-    out.close(if io_error {
-        Exit::Usage
-    } else if stats.errors + stats.unsupported > 0 {
-        Exit::Errors
-    } else {
-        Exit::Ok
-    })
+    out.close(Exit::of(io_error, stats.errors + stats.unsupported))
 }
 
 #[cfg(feature = "parquet")]

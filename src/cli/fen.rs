@@ -341,13 +341,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         game,
     )?;
     let (stats, io_error) = (writer.stats, writer.io_error);
-    out.close(if io_error {
-        Exit::Usage
-    } else if stats.errors + stats.unsupported > 0 {
-        Exit::Errors
-    } else {
-        Exit::Ok
-    })
+    out.close(Exit::of(io_error, stats.errors + stats.unsupported))
 }
 
 /// One output line: optional `game<TAB>ply<TAB>`, the FEN, tag columns.

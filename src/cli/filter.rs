@@ -309,13 +309,8 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     if args.count {
         writeln!(out, "{}", written)?;
     }
-    out.close(if io_error {
-        Exit::Usage
-    } else if written == 0 {
-        Exit::Errors
-    } else {
-        Exit::Ok
-    })
+    // No game matched: status 1, as grep's.
+    out.close(Exit::of(io_error, u64::from(written == 0)))
 }
 
 /// Game numbers: single numbers and inclusive ranges (`5..10,20,100..`).

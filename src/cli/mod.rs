@@ -44,6 +44,21 @@ pub enum Exit {
     Usage = 2,
 }
 
+impl Exit {
+    /// The status of a run: [`Exit::Usage`] when an input could not be
+    /// read (`io_error`), [`Exit::Errors`] when `failed` games could not
+    /// be done, else [`Exit::Ok`].
+    pub fn of(io_error: bool, failed: u64) -> Exit {
+        if io_error {
+            Exit::Usage
+        } else if failed > 0 {
+            Exit::Errors
+        } else {
+            Exit::Ok
+        }
+    }
+}
+
 impl From<Exit> for ExitCode {
     fn from(exit: Exit) -> ExitCode {
         ExitCode::from(exit as u8)

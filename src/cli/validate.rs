@@ -187,13 +187,7 @@ where
     if !args.quiet {
         summary(&stats);
     }
-    Ok(if io_error {
-        Exit::Usage
-    } else if stats.errors > 0 {
-        Exit::Errors
-    } else {
-        Exit::Ok
-    })
+    Ok(Exit::of(io_error, stats.errors))
 }
 
 /// The summary: counts of games, and of terminations on the board. When

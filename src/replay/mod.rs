@@ -513,18 +513,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
     }
 
     fn push(&mut self, severity: Severity, kind: DiagnosticKind, span: Span) {
-        if !self.keep(severity, &kind) {
-            return;
-        }
-        let in_variation = self.stack.len() > 1;
-        self.replay.diagnostics.push(Diagnostic {
-            severity,
-            kind,
-            span,
-            ply: None,
-            in_variation,
-            before: None,
-        });
+        self.push_at(severity, kind, span, None);
     }
 
     fn push_move(
@@ -534,6 +523,17 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         span: Span,
         before: &Position,
     ) {
+        self.push_at(severity, kind, span, Some(before));
+    }
+
+    /// A diagnostic, with the position of the move it is about if any.
+    fn push_at(
+        &mut self,
+        severity: Severity,
+        kind: DiagnosticKind,
+        span: Span,
+        before: Option<&Position>,
+    ) {
         if !self.keep(severity, &kind) {
             return;
         }
@@ -542,9 +542,9 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             severity,
             kind,
             span,
-            ply: Some(Ply::of(before)),
+            ply: before.map(Ply::of),
             in_variation,
-            before: Some(Box::new(*before)),
+            before: before.map(|p| Box::new(*p)),
         });
     }
 
