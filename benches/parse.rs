@@ -274,6 +274,7 @@ fn run_set(label: &str, text: &[u8], games: usize, tag: &str) {
     let options = ReplayOptions {
         letters: LetterPolicy::Auto,
         lints: false,
+        lenient: false,
     };
     let mut replayer = Replayer::new();
     let mut plies = 0;

@@ -31,9 +31,9 @@ use crate::notation::{
 };
 use crate::opening::{Classifier, Opening, set_opening_tags};
 use crate::pgn::{
-    Comment, CommentKind, DRAW_OFFER, Game, Line, MoveNode, MovetextWriter, Outcome, ParsePgnError,
-    ParsePgnErrorKind, RawGame, Reader, Span, SpareTags, Tag, Visitor, WriteOptions, parse_game,
-    result_text, start_ply, write_game_with, write_tags,
+    Comment, CommentKind, DRAW_OFFER, Game, Line, MoveNode, MovetextWriter, Outcome, ParseOptions,
+    ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Span, SpareTags, Tag, Visitor, WriteOptions,
+    parse_game_with, result_text, start_ply, write_game_with, write_tags,
 };
 use crate::position::Position;
 use crate::replay::{MainlinePly, Observer, Played, Replay, ReplayOptions, Replayer, Status};
@@ -121,7 +121,7 @@ pub struct PlayError {
 }
 
 /// The most moves (mainline and variations) a game may have where its tree
-/// is built ([`parse_game`] then [`play_game`]: `convert --to json`, and
+/// is built ([`parse_game`](crate::pgn::parse_game) then [`play_game`]: `convert --to json`, and
 /// [`Converter::convert`]'s tree fallback). The tree takes a few hundred
 /// bytes per move (the node, and the position it was played in), so this
 /// bounds it at about 100 MiB; a hostile 256 MiB single game would
@@ -354,6 +354,8 @@ pub struct PgnOptions {
     /// dropping repeats; a game that reaches no known position keeps its
     /// tags.
     pub openings: bool,
+    /// Read the movetext leniently ([`ReplayOptions::lenient`]).
+    pub lenient: bool,
 }
 
 /// Why the streaming converter ([`Converter::convert_streaming`]) did
@@ -440,6 +442,7 @@ pub struct Conversion<E = PlayError> {
 ///     letters: LetterPolicy::Auto,
 ///     required: None,
 ///     openings: false,
+///     lenient: false,
 /// };
 /// let raw = RawGame::from_bytes(b"1. e4 {best} (1. Nf3 $1 d5) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0");
 /// let mut out = Vec::new();
@@ -491,7 +494,11 @@ impl Converter {
             Err(StreamError::Layout(_)) => {
                 let start = start.unwrap_or_else(Position::startpos);
                 check_tree_budget(raw, MAX_TREE_MOVES).and_then(|()| {
-                    let mut game = parse_game(raw);
+                    let parse = ParseOptions {
+                        lenient: options.lenient,
+                        ..ParseOptions::default()
+                    };
+                    let mut game = parse_game_with(raw, &parse);
                     if let Some(found) = opening {
                         set_opening_tags(&mut game.tags, found);
                     }
@@ -548,6 +555,7 @@ impl Converter {
         let replay_options = ReplayOptions {
             letters: options.letters,
             lints: false,
+            lenient: options.lenient,
         };
         let replay = replayer.observe(raw, &replay_options, &mut writer);
         let valid = replay.status == Status::Valid && writer.start.is_some();

@@ -36,6 +36,7 @@ fn option_sets() -> Vec<PgnOptions> {
         letters: LetterPolicy::Auto,
         required: None,
         openings: false,
+        lenient: false,
     };
     let bare = WriteOptions {
         comments: false,

@@ -146,3 +146,86 @@ fn byte_soup() {
         }
     }
 }
+
+/// Debris of the kinds a lenient reader skips, beside the PGN pieces.
+const DEBRIS: &[&[u8]] = &[
+    b"<br>",
+    b"e5<br>",
+    b"</p>",
+    b"&nbsp;",
+    b"From: joe@example.org",
+    b"\n> ",
+    b"\\",
+    b"~~~",
+    b"]",
+    b"$",
+    b"Nf3zzz",
+    b"B1d3d7-d5",
+    b"\x07",
+];
+
+/// Lenient reading of random soups with debris: nothing panics, no
+/// token is left as a syntax error of the kinds it skips, every skip is
+/// inside the game's text, and what it read writes out as a game that
+/// strict reading reads without those errors.
+#[test]
+fn lenient_soup() {
+    use pgnkit::pgn::{ParseOptions, ParsePgnErrorKind as E, parse_game_with};
+    use pgnkit::replay::{ReplayOptions, Replayer};
+
+    let lenient = ParseOptions {
+        lenient: true,
+        ..ParseOptions::default()
+    };
+    let replay_options = ReplayOptions {
+        lenient: true,
+        ..ReplayOptions::default()
+    };
+    let debris = |kind: E| matches!(kind, E::BadMove(_) | E::UnexpectedByte | E::BadNag);
+    let mut replayer = Replayer::new();
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut skipped = 0;
+    for _ in 0..1000 {
+        let mut text = Vec::new();
+        for _ in 0..rng.next() % 300 {
+            let r = rng.next() as usize;
+            let piece = match r % 4 {
+                0 => DEBRIS[r / 4 % DEBRIS.len()],
+                _ => PIECES[r / 4 % PIECES.len()],
+            };
+            text.extend_from_slice(piece);
+        }
+        for (number, offset, first_line, bytes) in frames(&text[..]) {
+            let raw = RawGame {
+                number,
+                offset,
+                first_line,
+                ..RawGame::from_bytes(&bytes)
+            };
+            let what = String::from_utf8_lossy(&bytes);
+            let game = parse_game_with(&raw, &lenient);
+            for error in &game.errors {
+                assert!(!debris(error.kind), "{error:?} in {what:?}");
+                assert!(error.span.end <= bytes.len(), "{error:?} in {what:?}");
+                skipped += usize::from(error.kind == E::SkippedToken);
+            }
+            let replay = replayer.replay(&raw, &replay_options);
+            for d in &replay.diagnostics {
+                assert!(d.span.end <= bytes.len(), "{d:?} in {what:?}");
+            }
+            if game.errors.iter().any(|e| e.kind == E::BinaryData) {
+                continue;
+            }
+            let mut out = Vec::new();
+            write_game(&game, &mut out, &WriteOptions::default()).expect("vec");
+            let again = parse_game(&RawGame::from_bytes(&out));
+            assert!(
+                !again.errors.iter().any(|e| debris(e.kind)),
+                "{:?} from {what:?} wrote {:?}",
+                again.errors,
+                String::from_utf8_lossy(&out)
+            );
+        }
+    }
+    assert!(skipped > 1000, "the soups had little debris: {skipped}");
+}

@@ -19,6 +19,7 @@ fn diagnostics(path: &Path) -> String {
     let options = ReplayOptions {
         letters: LetterPolicy::Auto,
         lints: true,
+        lenient: false,
     };
     let mut out: Vec<String> = Vec::new();
     while let Some(raw) = framer.next_game() {

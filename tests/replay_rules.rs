@@ -15,6 +15,7 @@ fn replays(path: &Path, lints: bool) -> Vec<Replay> {
     let options = ReplayOptions {
         letters: LetterPolicy::Auto,
         lints,
+        lenient: false,
     };
     let mut out = Vec::new();
     while let Some(raw) = framer.next_game() {

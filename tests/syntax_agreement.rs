@@ -22,6 +22,7 @@ fn agree(raw: &RawGame<'_>, replayer: &mut Replayer, checker: &mut SyntaxChecker
         let options = ReplayOptions {
             letters: LetterPolicy::Auto,
             lints,
+            lenient: false,
         };
         let replay = replayer.replay(raw, &options);
         let replayed: Vec<ParsePgnError> = replay

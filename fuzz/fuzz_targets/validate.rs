@@ -113,6 +113,7 @@ fuzz_target!(|data: &[u8]| {
             _ => LetterPolicy::German,
         },
         lints: flags & 4 != 0,
+        lenient: flags & 8 != 0,
     };
     let mut replayer = Replayer::new();
     let mut framer = GameFramer::new(pgn).with_max_game_bytes(MAX_GAME);

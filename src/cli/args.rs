@@ -76,6 +76,17 @@ pub struct Inputs {
     /// each shard's own. See docs/distributed.md.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Skip debris in the movetext (stray characters, HTML tags, mail
+    /// headers) with a warning each, and read the moves around it.
+    ///
+    /// A token where a move belongs that is no move, a character that
+    /// starts no PGN token and a `$` without a number are skipped, each
+    /// reported as a `skipped-token` warning with its place; a move with
+    /// debris glued on (`e5<br>`) is read as the move. Illegal moves and
+    /// broken structure (unclosed variations, a tag pair inside the
+    /// movetext) stay errors. See docs/validate.md, "Lenient reading".
+    #[arg(long)]
+    pub lenient: bool,
 }
 
 impl Inputs {

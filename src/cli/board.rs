@@ -217,6 +217,7 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
     let options = ReplayOptions {
         letters: args.lang.policy(),
         lints: false,
+        lenient: false,
     };
     let replay = Replayer::new().observe(&raw, &options, &mut positions);
     let game = args.game;

@@ -10,7 +10,10 @@ use pgnkit::convert::{
 };
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::opening::{Classifier, set_opening_tags};
-use pgnkit::pgn::{LineIndex, ParsePgnErrorKind, RawGame, TagSelection, WriteOptions, parse_game};
+use pgnkit::pgn::{
+    LineIndex, ParseOptions, ParsePgnErrorKind, RawGame, TagSelection, WriteOptions,
+    parse_game_with,
+};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
 use pgnkit::{LetterPolicy, Position, Style, encoding, replay::Status};
 
@@ -42,7 +45,8 @@ use super::run::{Writer, execute};
   pgnkit convert --to json games.pgn > games.jsonl
   pgnkit convert --to json --shard 3/8 games.pgn > games-3.jsonl
   pgnkit convert --eco games.pgn > named.pgn
-  pgnkit convert --to parquet --eco -o games.parquet games.pgn")]
+  pgnkit convert --to parquet --eco -o games.parquet games.pgn
+  pgnkit convert --lenient -o salvaged.pgn games.pgn")]
 pub struct ConvertArgs {
     #[command(flatten)]
     inputs: Inputs,
@@ -203,10 +207,12 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         letters: args.from.letters(),
         required: args.from.required(),
         openings: args.eco,
+        lenient: args.inputs.lenient,
     };
     let options = ReplayOptions {
         letters: args.from.letters(),
         lints: false,
+        lenient: args.inputs.lenient,
     };
     anyhow::ensure!(
         args.from != From::Json || args.inputs.shard.is_none(),
@@ -224,6 +230,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         let errors = from_json(args, &pgn_options, &options, &mut out)?;
         return out.close(if errors { Exit::Errors } else { Exit::Ok });
     }
+    let parse = ParseOptions {
+        lenient: args.inputs.lenient,
+        ..ParseOptions::default()
+    };
     let game = |(replayer, converter): &mut (PooledReplayer, Converter),
                 item: &Item<'_>,
                 done: &mut Done<Rows>| {
@@ -248,7 +258,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
             let converted = match (replay.status, &start) {
                 (Status::Valid, Some(start)) => {
                     Some(check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
-                        let mut game = parse_game(&raw);
+                        let mut game = parse_game_with(&raw, &parse);
                         if let Some(found) = opening {
                             set_opening_tags(&mut game.tags, found);
                         }
@@ -560,7 +570,11 @@ fn from_json(
                 let converted = match (replay.status, start) {
                     (Status::Valid, Some(start)) => {
                         Some(check_tree_budget(&raw, MAX_TREE_MOVES).and_then(|()| {
-                            let mut game = parse_game(&raw);
+                            let parse = ParseOptions {
+                                lenient: pgn_options.lenient,
+                                ..ParseOptions::default()
+                            };
+                            let mut game = parse_game_with(&raw, &parse);
                             if let Some(found) = opening {
                                 set_opening_tags(&mut game.tags, found);
                             }

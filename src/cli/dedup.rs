@@ -51,7 +51,8 @@ use super::run::{Route, Writer, execute};
   pgnkit dedup games.pgn games.pgn -o unique.pgn
   pgnkit dedup --by moves --report groups.txt games.pgn games.pgn > unique.pgn
   pgnkit dedup --only-duplicates --by likely games.pgn games.pgn > copies.pgn
-  pgnkit dedup --memory 64K --temp-dir . games.pgn games.pgn > unique.pgn",
+  pgnkit dedup --memory 64K --temp-dir . games.pgn games.pgn > unique.pgn
+  pgnkit dedup --lenient games.pgn games.pgn > unique.pgn",
     mut_arg("files", |a| a.help("PGN files, plain or compressed (read twice: not standard input)")),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
@@ -275,6 +276,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
     let options = ReplayOptions {
         letters: args.common.lang.policy(),
         lints: false,
+        lenient: args.inputs.lenient,
     };
     let dir = args.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
     let limit = args.memory;

@@ -38,7 +38,8 @@ use super::run::{Writer, execute};
   pgnkit fen --ply 10 --with White,Black games.pgn
   pgnkit fen --move 5b --epd games.pgn
   pgnkit fen --all games.pgn | head -n 20
-  pgnkit fen --shard 1/2 games.pgn > 1.fen && pgnkit fen --shard 2/2 games.pgn > 2.fen",
+  pgnkit fen --shard 1/2 games.pgn > 1.fen && pgnkit fen --shard 2/2 games.pgn > 2.fen
+  pgnkit fen --lenient games.pgn",
     mut_arg("lang", |a| a.help("Piece-letter alphabet: auto, en, de (B = Bauer)")),
 )]
 pub struct FenArgs {
@@ -150,6 +151,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
     let options = ReplayOptions {
         letters: args.lang.policy(),
         lints: false,
+        lenient: args.inputs.lenient,
     };
     let epd = args.epd;
     // Each position written into one buffer, reused line after line.

@@ -7,7 +7,7 @@ use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, Filter, Line, ParseFilterError, PositionTest};
 use pgnkit::opening::Classifier;
-use pgnkit::pgn::{RawGame, WriteOptions, parse_game, write_game};
+use pgnkit::pgn::{ParseOptions, RawGame, WriteOptions, parse_game_with, write_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer};
 use pgnkit::timeline::Timeline;
 
@@ -97,7 +97,8 @@ use super::run::{Writer, execute};
   pgnkit filter --player Carlsen --result 1-0 --min-plies 60 games.pgn
   pgnkit filter -e 'plies > 40' --shard 2/2 games.pgn > long-2.pgn
   pgnkit filter --games 2..3,5 games.pgn
-  pgnkit filter --result 1/2-1/2 --limit 1 --append draws.pgn games.pgn",
+  pgnkit filter --result 1/2-1/2 --limit 1 --append draws.pgn games.pgn
+  pgnkit filter --lenient -e 'plies > 40' games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
@@ -254,6 +255,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     let options = ReplayOptions {
         letters: args.common.lang.policy(),
         lints: false,
+        lenient: args.inputs.lenient,
     };
     let Some(matcher) = Matcher::parse(args.expr.as_deref(), &expression(args), options) else {
         return Ok(Exit::Usage);
@@ -271,6 +273,10 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     let mut out = match &args.append {
         Some(path) => Output::append(path, &args.inputs.files)?,
         None => Output::open(args.common.output.path(), &args.inputs.files)?,
+    };
+    let parse = ParseOptions {
+        lenient: args.inputs.lenient,
+        ..ParseOptions::default()
     };
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done| {
         done.stats.games += 1;
@@ -290,7 +296,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
         if !args.count {
             match (item.game, args.normalize) {
                 (Ok(raw), true) => {
-                    let game = parse_game(&raw);
+                    let game = parse_game_with(&raw, &parse);
                     let _ = write_game(&game, &mut done.stdout, &WriteOptions::default());
                 }
                 _ => done.stdout.extend_from_slice(item.record),

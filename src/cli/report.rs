@@ -415,6 +415,8 @@ pub fn write_syntax_error<X>(
             let kind = match error.kind {
                 ParsePgnErrorKind::BadMove(_) => "bad-move",
                 ParsePgnErrorKind::UnescapedQuote => "unescaped-quote",
+                ParsePgnErrorKind::SkippedToken => "skipped-token",
+                ParsePgnErrorKind::GluedMove => "glued-move",
                 _ => "syntax",
             };
             let mut s = json_head(ctx, raw, error.span.start, (line, column), &white, &black);

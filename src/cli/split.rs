@@ -42,7 +42,8 @@ use super::run::{Route, Writer, execute};
   pgnkit split --by-tag Event --template 'events/{tag}.pgn' games.pgn
   pgnkit split --every 2 --template 'part-{num}.pgn' games.pgn
   pgnkit split -e 'status = checkmate' --template '{match}.pgn' games.pgn
-  pgnkit split --by-tag Result --append --template 'result-{tag}.pgn' games.pgn",
+  pgnkit split --by-tag Result --append --template 'result-{tag}.pgn' games.pgn
+  pgnkit split --lenient --every 5 --template 'salvaged-{num}.pgn' games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
@@ -247,6 +248,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     let options = ReplayOptions {
         letters: args.lang.policy(),
         lints: false,
+        lenient: args.inputs.lenient,
     };
     let how = match (&args.by_tag, args.every, &args.expr) {
         (Some(tag), _, _) => How::Tag(tag.clone()),

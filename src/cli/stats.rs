@@ -39,7 +39,8 @@ use super::run::{Writer, execute};
   pgnkit stats games.pgn
   pgnkit stats --top 3 games.pgn
   pgnkit stats --json games.pgn > part.json && pgnkit stats --merge part.json part.json
-  pgnkit stats --json --shard 1/2 games.pgn > 1.json && pgnkit stats --json --shard 2/2 games.pgn > 2.json && pgnkit stats --merge 1.json 2.json",
+  pgnkit stats --json --shard 1/2 games.pgn > 1.json && pgnkit stats --json --shard 2/2 games.pgn > 2.json && pgnkit stats --merge 1.json 2.json
+  pgnkit stats --lenient games.pgn",
     mut_arg("files", |a| a.help(
         "PGN files, plain or compressed (`-` or none: standard input); with --merge: JSON summaries"
     )),
@@ -349,6 +350,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
         let options = ReplayOptions {
             letters: args.common.lang.policy(),
             lints: false,
+            lenient: args.inputs.lenient,
         };
         let game = |(replayer, spare): &mut (PooledReplayer, SpareTags),
                     item: &Item<'_>,

@@ -62,7 +62,8 @@ use super::run::{Writer, checked, execute};
   pgnkit tags --format jsonl --fields 'file,game,*' games.pgn
   pgnkit tags --format jsonl --fields game,clock.white,clock.black,used.white,drop.black games.pgn
   pgnkit tags --format parquet -o games.parquet --fields game,White,Black,elo,plies,clock.white,eco games.pgn
-  pgnkit tags --format csv --fields game,White --shard 1/2 games.pgn > a.csv && pgnkit tags --format csv --fields game,White --shard 2/2 games.pgn >> a.csv",
+  pgnkit tags --format csv --fields game,White --shard 1/2 games.pgn > a.csv && pgnkit tags --format csv --fields game,White --shard 2/2 games.pgn >> a.csv
+  pgnkit tags --lenient --fields game,plies,status games.pgn",
     mut_arg("files", |a| a.help(PGN_FILES)),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed fields")),
@@ -207,6 +208,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     let options = ReplayOptions {
         letters: args.common.lang.policy(),
         lints: false,
+        lenient: args.inputs.lenient,
     };
     let read = Read {
         replay,

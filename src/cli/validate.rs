@@ -5,7 +5,7 @@ use std::io::Write;
 use anstyle::AnsiColor;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::pgn::{LineIndex, ParsePgnError, SyntaxChecker};
+use pgnkit::pgn::{LineIndex, ParseOptions, ParsePgnError, SyntaxChecker};
 use pgnkit::replay::{ReplayOptions, Severity, TERMINATION_NAMES};
 
 use super::Exit;
@@ -39,7 +39,8 @@ use super::run::{Writer, execute};
   pgnkit validate --quiet --strict games.pgn
   pgnkit validate --format json games.pgn > diagnostics.jsonl
   pgnkit validate --format json --shard 2/4 games.pgn > diagnostics-2.jsonl
-  cat games.pgn | pgnkit validate --syntax-only -")]
+  cat games.pgn | pgnkit validate --syntax-only -
+  pgnkit validate --lenient games.pgn")]
 pub struct ValidateArgs {
     #[command(flatten)]
     inputs: Inputs,
@@ -79,6 +80,7 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
     let options = ReplayOptions {
         letters: args.lang.policy(),
         lints: warnings,
+        lenient: args.inputs.lenient,
     };
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done| {
         let ctx = Context {
@@ -150,7 +152,11 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
                 write_syntax_error(&ctx, &raw, &lines, &summary, error, done);
             }
         };
-    let init = || (SyntaxChecker::default(), Vec::new());
+    let options = ParseOptions {
+        lenient: args.inputs.lenient,
+        ..ParseOptions::default()
+    };
+    let init = || (SyntaxChecker::new(options), Vec::new());
     validate(args, init, game, |stats| {
         let errors = format!("{} with syntax errors", stats.errors);
         eprintln!(

@@ -99,7 +99,8 @@ impl Reason {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Fingerprint {
     /// The start position and the mainline moves (or, for a game whose
-    /// mainline cannot be played to its end, its movetext).
+    /// mainline cannot be played to its end, its movetext)
+    /// ([`Criterion::Exact`] and [`Criterion::Moves`]; else 0).
     pub moves: u128,
     /// The tags, as a set ([`Criterion::Exact`]; else 0).
     pub tags: u128,
@@ -170,6 +171,12 @@ impl Hash128 {
         self.word(u64::from_le_bytes(last) ^ ((bytes.len() as u64) << 56));
     }
 
+    /// `bytes(&[b])`, in one word.
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        self.word(u64::from(b) ^ (1 << 56));
+    }
+
     fn finish(self) -> u128 {
         let a = fmix(self.a ^ self.n);
         let b = fmix(self.b ^ a.rotate_left(17));
@@ -204,6 +211,9 @@ fn move_code(played: Played) -> u16 {
 struct Seen<'a> {
     /// Whether the tags are hashed ([`Criterion::Exact`]).
     hash_tags: bool,
+    /// Whether the moves are hashed (not for [`Criterion::Likely`], which
+    /// compares lines and final positions).
+    hash_moves: bool,
     tags: u128,
     white: Option<&'a [u8]>,
     black: Option<&'a [u8]>,
@@ -238,7 +248,7 @@ impl<'a> Observer<'a> for Seen<'a> {
 
     #[inline]
     fn mainline_ply(&mut self, ply: MainlinePly<'_>) {
-        if ply.ply == 0 {
+        if ply.ply == 0 && self.hash_moves {
             self.moves.word(ply.position.zobrist_key());
         }
     }
@@ -256,7 +266,9 @@ impl<'a> Observer<'a> for Seen<'a> {
     ) {
         if self.depth == 0 {
             let code = move_code(played);
-            self.moves.word(u64::from(code));
+            if self.hash_moves {
+                self.moves.word(u64::from(code));
+            }
             if self.keep_line {
                 self.line.push(code);
             }
@@ -282,6 +294,26 @@ fn trim(bytes: &[u8]) -> &[u8] {
 /// Adds a player's name as compared to `hash`: its letters and digits,
 /// lower case; `false` (and nothing added) when it has none or is `?`.
 fn player(hash: &mut Hash128, value: &[u8]) -> bool {
+    if !value.is_ascii() {
+        return player_text(hash, value);
+    }
+    // ASCII, the common case, byte by byte: what `player_text` adds,
+    // without unescaping (escapes are of `"` and `\`, neither a letter
+    // nor a digit), decoding and a `bytes` call per character.
+    let mut any = false;
+    for &b in value {
+        if b.is_ascii_alphanumeric() {
+            hash.byte(b.to_ascii_lowercase());
+            any = true;
+        }
+    }
+    hash.word(u64::MAX);
+    any
+}
+
+/// [`player`] for any text: escapes resolved, decoded, then every letter
+/// and digit lower case.
+fn player_text(hash: &mut Hash128, value: &[u8]) -> bool {
     let raw = unescape(value);
     let text = crate::encoding::decode(&raw);
     let mut any = false;
@@ -323,6 +355,7 @@ pub fn fingerprint(
     let likely = criterion == Criterion::Likely;
     let mut seen = Seen {
         hash_tags: criterion == Criterion::Exact,
+        hash_moves: !likely,
         tags: 0,
         white: None,
         black: None,
@@ -330,7 +363,12 @@ pub fn fingerprint(
         tags_end: 0,
         depth: 0,
         moves: Hash128::new(1),
-        line: Vec::new(),
+        // About one ply per four bytes of the game at most: grown once,
+        // not doubled from empty on every game.
+        line: match likely {
+            true => Vec::with_capacity((raw.bytes.len() / 4).clamp(16, 512)),
+            false => Vec::new(),
+        },
         keep_line: likely,
     };
     let replay = replayer.observe(raw, options, &mut seen);
@@ -355,12 +393,13 @@ pub fn fingerprint(
         .filter(|_| replay.complete)
         .map(Position::zobrist_key);
     let moves = match last {
+        _ if likely => 0,
         Some(_) => seen.moves.finish(),
-        None => {
-            seen.line.clear();
-            movetext_hash(raw.bytes.get(seen.tags_end..).unwrap_or_default())
-        }
+        None => movetext_hash(raw.bytes.get(seen.tags_end..).unwrap_or_default()),
     };
+    if last.is_none() {
+        seen.line.clear();
+    }
     if !likely || players.is_none() || date.is_none() {
         seen.line = Vec::new();
     }
@@ -767,6 +806,26 @@ impl Found {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_names_hash_as_text_does() {
+        for name in [
+            "Carlsen, Magnus",
+            "carlsen,magnus",
+            "?",
+            "",
+            "  Kasparov, G.  ",
+            r#"O\"Kelly de Galway, A."#,
+            r"back\\slash 2",
+            "NN",
+            "!!!",
+        ] {
+            let (mut fast, mut text) = (Hash128::new(2), Hash128::new(2));
+            let any = player(&mut fast, name.as_bytes());
+            assert_eq!(any, player_text(&mut text, name.as_bytes()), "{name}");
+            assert_eq!(fast.finish(), text.finish(), "{name}");
+        }
+    }
 
     fn prints(criterion: Criterion, games: &[&str]) -> Vec<Fingerprint> {
         let mut replayer = Replayer::new();

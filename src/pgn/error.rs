@@ -60,6 +60,17 @@ pub enum ParsePgnErrorKind {
     /// A byte that starts no PGN token (`]`, `"`, control characters …).
     #[error("unexpected character")]
     UnexpectedByte,
+    /// Debris a lenient reader skipped: a token in move position that is
+    /// no move, a character that starts no token, a `$` without a number
+    /// ([`Reader::lenient`](crate::pgn::Reader::lenient)). A recovered
+    /// finding ([`is_recovered`](Self::is_recovered)).
+    #[error("skipped token")]
+    SkippedToken,
+    /// A move written right after the one before it in one token
+    /// (`B1d3d7-d5`), read as a move of its own by a lenient reader. A
+    /// recovered finding ([`is_recovered`](Self::is_recovered)).
+    #[error("move glued to the one before it")]
+    GluedMove,
 }
 
 /// A syntax error in one game, with where it was found.

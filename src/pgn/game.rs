@@ -94,12 +94,15 @@ pub struct ParseOptions {
     /// Deepest variation nesting accepted; deeper variations are reported
     /// ([`ParsePgnErrorKind::TooDeep`]) and skipped.
     pub max_depth: usize,
+    /// Skip debris in the movetext with a warning ([`Reader::lenient`]).
+    pub lenient: bool,
 }
 
 impl Default for ParseOptions {
     fn default() -> ParseOptions {
         ParseOptions {
             max_depth: DEFAULT_MAX_DEPTH,
+            lenient: false,
         }
     }
 }
@@ -138,7 +141,9 @@ pub fn parse_game_with<'a>(raw: &RawGame<'a>, options: &ParseOptions) -> Game<'a
         stack: Vec::new(),
         pending: Vec::new(),
     };
-    Reader::new(options.max_depth).read(raw, &mut builder)
+    Reader::new(options.max_depth)
+        .lenient(options.lenient)
+        .read(raw, &mut builder)
 }
 
 /// Builds the tree from what the reader reports, with an explicit stack.
@@ -401,7 +406,7 @@ impl SyntaxChecker {
     /// A checker with `options` (the variation depth bound).
     pub fn new(options: ParseOptions) -> SyntaxChecker {
         SyntaxChecker {
-            reader: Reader::new(options.max_depth),
+            reader: Reader::new(options.max_depth).lenient(options.lenient),
         }
     }
 
@@ -599,12 +604,22 @@ mod tests {
                 .collect();
             assert_eq!(kinds, expected, "{}", String::from_utf8_lossy(text));
         }
-        let mut checker = SyntaxChecker::new(ParseOptions { max_depth: 2 });
+        let mut checker = SyntaxChecker::new(ParseOptions {
+            max_depth: 2,
+            ..ParseOptions::default()
+        });
         for &(text, _) in cases {
             let raw = RawGame::from_bytes(text);
             let mut checked = Vec::new();
             checker.check(&raw, |e| checked.push(e));
-            let expected = parse_game_with(&raw, &ParseOptions { max_depth: 2 }).errors;
+            let expected = parse_game_with(
+                &raw,
+                &ParseOptions {
+                    max_depth: 2,
+                    ..ParseOptions::default()
+                },
+            )
+            .errors;
             assert_eq!(checked, expected, "{}", String::from_utf8_lossy(text));
         }
         let game = parse(b"[A \"1\"]\n1. e4 (");
@@ -618,7 +633,13 @@ mod tests {
         for _ in 0..100_000 {
             text.extend_from_slice(b"(e4 ");
         }
-        let game = parse_game_with(&RawGame::from_bytes(&text), &ParseOptions { max_depth: 64 });
+        let game = parse_game_with(
+            &RawGame::from_bytes(&text),
+            &ParseOptions {
+                max_depth: 64,
+                ..ParseOptions::default()
+            },
+        );
         assert!(
             game.errors
                 .iter()

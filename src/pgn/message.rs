@@ -9,11 +9,17 @@ use crate::pgn::error::ParsePgnErrorKind;
 use crate::pgn::tag::{escape, unescape};
 
 impl ParsePgnErrorKind {
-    /// Whether the text was read as its writer meant it despite the fault
-    /// (an unescaped quote inside a tag value): a warning, the game stays
-    /// valid; every other kind is an error.
+    /// Whether the text was read despite the fault (an unescaped quote
+    /// inside a tag value, debris a lenient reader skipped, a glued move it
+    /// read): a warning,
+    /// the game stays valid; every other kind is an error.
     pub const fn is_recovered(self) -> bool {
-        matches!(self, ParsePgnErrorKind::UnescapedQuote)
+        matches!(
+            self,
+            ParsePgnErrorKind::UnescapedQuote
+                | ParsePgnErrorKind::SkippedToken
+                | ParsePgnErrorKind::GluedMove
+        )
     }
 
     /// The message for this error found at `token` (the bytes of its span):
@@ -87,6 +93,10 @@ impl ParsePgnErrorKind {
             }
             ParsePgnErrorKind::UnexpectedByte => {
                 format!("unexpected character {}", character(0))
+            }
+            ParsePgnErrorKind::SkippedToken => format!("skipped `{}`", quoted()),
+            ParsePgnErrorKind::GluedMove => {
+                format!("`{}` glued to the move before it, read as a move", quoted())
             }
             _ => self.to_string(),
         }

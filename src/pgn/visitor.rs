@@ -10,6 +10,16 @@
 //! (a tree, a replay, a conversion); it never checks structure itself, so
 //! every job that reads movetext reports the same syntax errors.
 //!
+//! A lenient reader ([`Reader::lenient`]) salvages games with debris in
+//! their movetext (mail headers, HTML tags, stray characters): a token in
+//! move position that is no move, a character that starts no token and a
+//! `$` without a number are skipped, each reported as a recovered
+//! [`ParsePgnErrorKind::SkippedToken`], and the moves around them are read
+//! as if it were not there. A move followed by debris in one token
+//! (`e5<br>`) is read as the move, the rest skipped; moves glued together
+//! (`B1d3d7-d5`) are read one by one, each glued one reported
+//! ([`ParsePgnErrorKind::GluedMove`]). Structural errors stay errors.
+//!
 //! Visitors are monomorphised: the reader's loop is compiled once per
 //! visitor with its callbacks in line, and a visitor that does not ask for
 //! comments or move numbers gets the tokenizer's fast path, which passes
@@ -145,6 +155,8 @@ pub const DEFAULT_MAX_DEPTH: usize = 256;
 #[derive(Debug, Clone)]
 pub struct Reader {
     max_depth: usize,
+    /// Skip debris instead of reporting it as errors.
+    lenient: bool,
     /// Open variations: where each began, and whether the move it is an
     /// alternative to has an e.p. mark.
     stack: Vec<(Span, bool)>,
@@ -164,14 +176,68 @@ struct Line {
     ep_mark: bool,
 }
 
+impl Line {
+    /// Right after a move.
+    const AFTER_MOVE: Line = Line {
+        has_move: true,
+        ep_mark: false,
+    };
+}
+
 impl Reader {
     /// A reader that accepts variations nested `max_depth` deep; deeper
     /// ones are reported ([`ParsePgnErrorKind::TooDeep`]) and skipped.
     pub fn new(max_depth: usize) -> Reader {
         Reader {
             max_depth,
+            lenient: false,
             stack: Vec::new(),
         }
+    }
+
+    /// The same reader, lenient or strict (the default). A lenient reader
+    /// skips debris: a token in move position that is no move, a
+    /// character that starts no token, a `$` without a number
+    /// ([`ParsePgnErrorKind::SkippedToken`]); it reads a move with debris
+    /// glued on as the move, and moves glued together one by one
+    /// ([`ParsePgnErrorKind::GluedMove`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Visitor};
+    ///
+    /// /// The syntax errors of a game.
+    /// struct Errors(Vec<ParsePgnErrorKind>);
+    ///
+    /// impl<'a> Visitor<'a> for Errors {
+    ///     type Output = Vec<ParsePgnErrorKind>;
+    ///     fn syntax_error(&mut self, error: ParsePgnError) {
+    ///         self.0.push(error.kind);
+    ///     }
+    ///     fn end_game(&mut self) -> Vec<ParsePgnErrorKind> {
+    ///         std::mem::take(&mut self.0)
+    ///     }
+    /// }
+    ///
+    /// let raw = RawGame::from_bytes(b"1. e4 <br> e5 *");
+    /// let strict = Reader::default().read(&raw, &mut Errors(Vec::new()));
+    /// assert!(matches!(strict[..], [ParsePgnErrorKind::BadMove(_)]));
+    /// let lenient = Reader::default().lenient(true).read(&raw, &mut Errors(Vec::new()));
+    /// assert_eq!(lenient, [ParsePgnErrorKind::SkippedToken]);
+    /// ```
+    pub fn lenient(mut self, lenient: bool) -> Reader {
+        self.lenient = lenient;
+        self
+    }
+
+    /// Makes this reader lenient or strict ([`lenient`](Self::lenient)).
+    pub fn set_lenient(&mut self, lenient: bool) {
+        self.lenient = lenient;
+    }
+
+    /// Whether this reader skips debris.
+    pub fn is_lenient(&self) -> bool {
+        self.lenient
     }
 
     /// The bound on variation nesting.
@@ -195,7 +261,7 @@ impl Reader {
         }
         self.stack.clear();
         let mut tokens = Tokens::for_game(raw);
-        let mut first = tag_section(&mut tokens, visitor);
+        let mut first = tag_section(&mut tokens, visitor, self.lenient);
         if visitor.end_tags().0 {
             return visitor.end_game();
         }
@@ -239,7 +305,12 @@ impl Reader {
                         line.ep_mark = true;
                         visitor.ep_mark(span);
                     } else {
-                        error(visitor, ParsePgnErrorKind::UnexpectedByte, span);
+                        error_token(
+                            visitor,
+                            ParsePgnErrorKind::UnexpectedByte,
+                            span,
+                            self.lenient,
+                        );
                     }
                 }
                 TokenKind::Nag(nag) => {
@@ -319,7 +390,7 @@ impl Reader {
                         visitor.outcome(outcome, span);
                     }
                 }
-                TokenKind::Error(kind) => visitor.syntax_error(ParsePgnError { kind, span }),
+                TokenKind::Error(kind) => error_token(visitor, kind, span, self.lenient),
             }
         }
         let end = Span::new(raw.bytes.len(), raw.bytes.len());
@@ -355,11 +426,11 @@ impl Reader {
     /// assert_eq!(names.0, [&b"White"[..], b"Black"]);
     /// ```
     pub fn read_tags<'a, V: Visitor<'a>>(source: &'a [u8], visitor: &mut V) {
-        tag_section(&mut Tokens::new(source), visitor);
+        tag_section(&mut Tokens::new(source), visitor, false);
     }
 
     /// A token in move position: read, and reported as a move or as no
-    /// move.
+    /// move (a lenient reader skips it instead).
     #[inline(always)]
     fn move_token<'a, V: Visitor<'a>>(
         &self,
@@ -370,20 +441,21 @@ impl Reader {
         after_result: &mut bool,
     ) {
         if *after_result && self.stack.is_empty() {
+            if self.lenient && MoveToken::parse_general(text).is_err() {
+                skipped(visitor, span);
+                return;
+            }
             error(visitor, ParsePgnErrorKind::AfterResult, span);
             *after_result = false;
         }
-        *line = Line {
-            has_move: true,
-            ep_mark: false,
-        };
         // The token is read where the visitor uses it, not moved out of a
         // `Result`: copied through the stack in pieces and read back, it
         // stalled store forwarding on every move.
         if let Some(token) = crate::notation::parse_common(text) {
+            *line = Line::AFTER_MOVE;
             visitor.san(text, &token, span);
         } else {
-            general_move_token(visitor, text, span);
+            general_move_token(visitor, text, span, line, self.lenient);
         }
     }
 }
@@ -392,17 +464,18 @@ impl Reader {
 /// each) and syntax errors before the movetext; returns the movetext's
 /// first token.
 #[inline(always)]
-fn tag_section<'a, V: Visitor<'a>>(tokens: &mut Tokens<'a>, visitor: &mut V) -> Option<Token<'a>> {
+fn tag_section<'a, V: Visitor<'a>>(
+    tokens: &mut Tokens<'a>,
+    visitor: &mut V,
+    lenient: bool,
+) -> Option<Token<'a>> {
     while let Some((name, value, span)) = tokens.next_plain_tag() {
         visitor.tag(name, value, span);
     }
     while let Some(token) = next_token::<V>(tokens) {
         match token.kind {
             TokenKind::Tag { name, value } => visitor.tag(name, value, token.span),
-            TokenKind::Error(kind) => visitor.syntax_error(ParsePgnError {
-                kind,
-                span: token.span,
-            }),
+            TokenKind::Error(kind) => error_token(visitor, kind, token.span, lenient),
             _ => return Some(token),
         }
     }
@@ -422,17 +495,132 @@ fn next_token<'a, V: Visitor<'a>>(tokens: &mut Tokens<'a>) -> Option<Token<'a>> 
 }
 
 /// A move token outside the common shapes: read by the general parser.
+/// Either way it is the current line's last move from here on, unless a
+/// lenient reader skips it.
 #[inline(never)]
-fn general_move_token<'a, V: Visitor<'a>>(visitor: &mut V, text: &'a [u8], span: Span) {
+fn general_move_token<'a, V: Visitor<'a>>(
+    visitor: &mut V,
+    text: &'a [u8],
+    span: Span,
+    line: &mut Line,
+    lenient: bool,
+) {
     match MoveToken::parse_general(text) {
-        Ok(token) => visitor.san(text, &token, span),
-        Err(err) => bad_move(visitor, err, span),
+        Ok(token) => {
+            *line = Line::AFTER_MOVE;
+            visitor.san(text, &token, span);
+        }
+        Err(err) if lenient => {
+            if salvage(visitor, text, span, err) {
+                *line = Line::AFTER_MOVE;
+            }
+        }
+        Err(err) => {
+            *line = Line::AFTER_MOVE;
+            bad_move(visitor, err, span);
+        }
     }
 }
 
 #[cold]
 fn bad_move<'a, V: Visitor<'a>>(visitor: &mut V, err: ParseMoveTokenError, span: Span) {
     error(visitor, ParsePgnErrorKind::BadMove(err), span);
+}
+
+/// A lenient reader's way with a token in move position that is no move,
+/// piece by piece from its start: a move followed by more (`e5<br>`,
+/// `B1d3d7-d5`) is read as the move and the rest goes on; punctuation
+/// before a move (`.O-O`) is skipped; a move glued to the one before it is
+/// reported ([`ParsePgnErrorKind::GluedMove`]) and read; what is left
+/// that starts no move is skipped whole. Returns whether a move was read.
+#[cold]
+fn salvage<'a, V: Visitor<'a>>(
+    visitor: &mut V,
+    text: &'a [u8],
+    span: Span,
+    err: ParseMoveTokenError,
+) -> bool {
+    // The length of the move at the start of `piece`, if one is there.
+    let head = |piece: &'a [u8], err: ParseMoveTokenError| match err {
+        ParseMoveTokenError::Unexpected { offset } if offset > 0 => piece
+            .get(..offset)
+            .and_then(|head| MoveToken::parse_general(head).ok())
+            .map(|token| (offset, token)),
+        _ => None,
+    };
+    let mut at = 0;
+    let mut after_move = false;
+    let mut moved = false;
+    let mut read = Err(err);
+    loop {
+        let piece = &text[at..];
+        let piece_span = Span::new(span.start + at, span.end);
+        let (len, token) = match read {
+            Ok(token) => (piece.len(), token),
+            Err(err) => match head(piece, err) {
+                Some(found) => found,
+                None => {
+                    let junk = piece
+                        .iter()
+                        .take_while(|b| b.is_ascii_punctuation())
+                        .count();
+                    let next = &piece[junk..];
+                    let starts_move = junk > 0
+                        && match MoveToken::parse_general(next) {
+                            Ok(_) => true,
+                            Err(err) => head(next, err).is_some(),
+                        };
+                    if !starts_move {
+                        skipped(visitor, piece_span);
+                        return moved;
+                    }
+                    skipped(
+                        visitor,
+                        Span::new(piece_span.start, piece_span.start + junk),
+                    );
+                    at += junk;
+                    after_move = false;
+                    read = MoveToken::parse_general(next);
+                    continue;
+                }
+            },
+        };
+        let move_span = Span::new(piece_span.start, piece_span.start + len);
+        if after_move {
+            error(visitor, ParsePgnErrorKind::GluedMove, move_span);
+        }
+        visitor.san(&piece[..len], &token, move_span);
+        moved = true;
+        at += len;
+        if at == text.len() {
+            return true;
+        }
+        after_move = true;
+        read = MoveToken::parse_general(&text[at..]);
+    }
+}
+
+/// A token the grammar could not read: an error, or with a lenient
+/// reader debris skipped.
+#[inline]
+fn error_token<'a, V: Visitor<'a>>(
+    visitor: &mut V,
+    kind: ParsePgnErrorKind,
+    span: Span,
+    lenient: bool,
+) {
+    match kind {
+        ParsePgnErrorKind::UnexpectedByte | ParsePgnErrorKind::BadNag if lenient => {
+            skipped(visitor, span)
+        }
+        kind => error(visitor, kind, span),
+    }
+}
+
+/// Debris a lenient reader passes over.
+#[cold]
+fn skipped<'a, V: Visitor<'a>>(visitor: &mut V, span: Span) {
+    error(visitor, ParsePgnErrorKind::SkippedToken, span);
 }
 
 #[inline]

@@ -182,6 +182,8 @@ impl DiagnosticKind {
         match self {
             DiagnosticKind::Syntax(ParsePgnErrorKind::BadMove(_)) => "bad-move",
             DiagnosticKind::Syntax(ParsePgnErrorKind::UnescapedQuote) => "unescaped-quote",
+            DiagnosticKind::Syntax(ParsePgnErrorKind::SkippedToken) => "skipped-token",
+            DiagnosticKind::Syntax(ParsePgnErrorKind::GluedMove) => "glued-move",
             DiagnosticKind::Syntax(_) => "syntax",
             DiagnosticKind::Illegal(ResolveError::Ambiguous { .. }) => "ambiguous",
             DiagnosticKind::Illegal(_) => "illegal",

@@ -89,6 +89,10 @@ pub struct ReplayOptions {
     /// `+`/`#`/`x`, move numbers). They cost a little time on every move;
     /// leave them off when warnings are not wanted.
     pub lints: bool,
+    /// Read the movetext leniently: debris (a token in move position that
+    /// is no move, a stray character) is skipped with a warning and the
+    /// moves around it are played ([`Reader::lenient`]).
+    pub lenient: bool,
 }
 
 /// The verdict on a game.
@@ -481,6 +485,7 @@ impl Replayer {
             over: None,
             over_reported: false,
         };
+        self.reader.set_lenient(options.lenient);
         // The reader's loop twice over, with and without lints: see `play`.
         if options.lints {
             self.reader.read(raw, &mut Play::<_, true>(&mut run));
@@ -923,6 +928,7 @@ mod tests {
         let options = ReplayOptions {
             letters: LetterPolicy::Auto,
             lints: true,
+            lenient: false,
         };
         replay(&RawGame::from_bytes(text.as_bytes()), &options)
     }
