@@ -29,8 +29,10 @@
 //! [`crate::shard`]): a plain file read in place is split exactly where
 //! a framer over the whole file finds its games (the games before the
 //! shard's first byte are framed, not handed out: [`game_at`]), so games
-//! keep their numbers and lines in the whole file; any other input is read
-//! whole by one shard.
+//! keep their numbers and lines in the whole file. A zstd file of several
+//! frames is read from its start, and the games before the text of the
+//! shard's frames are framed, not handed out ([`GameFramer::window`]);
+//! any other input is read whole by one shard.
 //!
 //! A game over the framer's size bound reaches the per-game function as an
 //! error ([`Item::game`]); an input that cannot be opened, or not read to
@@ -80,7 +82,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::input::{self, BytesRead, Input, Mapped};
+use crate::input::{self, BytesRead, Compression, Input, Mapped};
 use crate::pgn::{
     Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, Link, RawGame, ReadPgnError,
     bounded_cuts, frame_piece, game_at,
@@ -328,7 +330,24 @@ where
         let split = part
             .filter(|_| input.mapped_bytes().is_some())
             .map(|part| part.range.clone());
-        if part.is_some() && split.is_none() && !first {
+        // The text of a zstd file of several frames that the shard reads.
+        let mut window = None;
+        if let Some(part) = part
+            && split.is_none()
+            && input.compression() == Compression::Zstd
+        {
+            match input::zstd_shard_text(path, part.range.clone()) {
+                Ok(Some(text)) if text.is_empty() => continue,
+                Ok(text) => window = text,
+                Err(err) => {
+                    if first {
+                        sink.failed(Failure::Open(err));
+                    }
+                    continue;
+                }
+            }
+        }
+        if part.is_some() && split.is_none() && window.is_none() && !first {
             // One unit, read by another shard.
             continue;
         }
@@ -382,9 +401,9 @@ where
                     work.pieces(&pipeline, options, &map, start, stop, &mut write)
                 }
                 None if pipeline.jobs() == 1 && !options.records => {
-                    work.one_job(input, options.map, &mut write)
+                    work.one_job(input, options.map, window, &mut write)
                 }
-                None => work.stream(&pipeline, options, input, &free, &mut write),
+                None => work.stream(&pipeline, options, input, window, &free, &mut write),
             }
         };
         sink.end();
@@ -600,13 +619,31 @@ where
     /// Runs the per-game function over one input with one job: games
     /// straight from the framer's buffer, one at a time, no batches to copy
     /// into.
-    fn one_job(&self, input: Input, map: bool, write: &mut Write<'_, T>) -> Result<(), Stop> {
+    /// With `window`, only the games that start in that range of the
+    /// input's text ([`GameFramer::window`]).
+    fn one_job(
+        &self,
+        input: Input,
+        map: bool,
+        window: Option<Range<u64>>,
+        write: &mut Write<'_, T>,
+    ) -> Result<(), Stop> {
         let read = input.bytes_read();
         if map && input.mapped_bytes().is_some() {
             // Checked before ([`looks_like_pgn`]).
             self.framed_one_job(GameFramer::for_input(input), read, write)
         } else {
-            self.framed_one_job(GameFramer::new(Sniffed::new(input)), read, write)
+            let mut framer = GameFramer::new(Sniffed::new(input));
+            if let Some(text) = window {
+                framer.window(text).map_err(|error| {
+                    Stop::Read(ReadFailure {
+                        error,
+                        last_game: None,
+                        at: read.get(),
+                    })
+                })?;
+            }
+            self.framed_one_job(framer, read, write)
         }
     }
 
@@ -649,16 +686,18 @@ where
     }
 
     /// Runs the per-game function over a stream on the pipeline: batches
-    /// framed on the coordinating worker, of games or of records.
+    /// framed on the coordinating worker, of games or of records; with
+    /// `window`, of the games that start in that range of its text.
     fn stream(
         &self,
         pipeline: &Pipeline,
         options: &Options,
         input: Input,
+        window: Option<Range<u64>>,
         free: &FreeTexts,
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
-        let batches = Batches::new(input, options, free.clone());
+        let batches = Batches::new(input, options, window, free.clone());
         pipeline.run(
             batches.map(|batch| batch.map_err(Stop::Read)),
             |batch: Batch| {
@@ -825,18 +864,24 @@ struct Log {
 }
 
 /// A reader that keeps a copy of what it reads in the shared log, if it
-/// has one.
+/// has one, from the log's base on.
 struct Tee<R> {
     inner: R,
     log: Option<Arc<Mutex<Log>>>,
+    /// Bytes read so far.
+    read: u64,
 }
 
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         if let Some(log) = &self.log {
-            lock(log).bytes.extend_from_slice(&buf[..n]);
+            let mut log = lock(log);
+            // Nothing before the base: the text before a window.
+            let skip = usize::try_from(log.base.saturating_sub(self.read)).map_or(n, |k| k.min(n));
+            log.bytes.extend_from_slice(&buf[skip..n]);
         }
+        self.read += n as u64;
         Ok(n)
     }
 }
@@ -881,25 +926,47 @@ struct Batches<R> {
 }
 
 impl Batches<Sniffed<Input>> {
-    fn new(input: Input, options: &Options, free: FreeTexts) -> Batches<Sniffed<Input>> {
-        let log = options
-            .records
-            .then(|| Arc::new(Mutex::new(Log::default())));
+    /// Batches of the games of `input`; with `window`, of those that start
+    /// in that range of its text ([`GameFramer::window`]), each record
+    /// from its game on.
+    fn new(
+        input: Input,
+        options: &Options,
+        window: Option<Range<u64>>,
+        free: FreeTexts,
+    ) -> Batches<Sniffed<Input>> {
+        let from = window.as_ref().map_or(0, |text| text.start);
+        let log = options.records.then(|| {
+            Arc::new(Mutex::new(Log {
+                bytes: Vec::new(),
+                base: from,
+            }))
+        });
+        let bytes_read = input.bytes_read();
+        let mut framer = GameFramer::new(Tee {
+            inner: Sniffed::new(input),
+            log: log.clone(),
+            read: 0,
+        });
+        let error = window
+            .and_then(|text| framer.window(text).err())
+            .map(|error| ReadFailure {
+                error,
+                last_game: None,
+                at: bytes_read.get(),
+            });
         Batches {
-            bytes_read: input.bytes_read(),
-            framer: GameFramer::new(Tee {
-                inner: Sniffed::new(input),
-                log: log.clone(),
-            }),
+            bytes_read,
+            framer,
             limit: options.batch_bytes.max(1),
             free,
             log,
             pending: None,
             held: CommentIndex::new(),
             incoming: CommentIndex::new(),
-            started: false,
-            done: false,
-            error: None,
+            started: from > 0,
+            done: error.is_some(),
+            error,
             last_game: None,
         }
     }
@@ -1028,7 +1095,10 @@ impl<R: Read> Iterator for Batches<R> {
                     break;
                 }
                 None => {
-                    self.complete(None, &mut text, &mut comments, &mut slots);
+                    // The last record ends where the next game starts,
+                    // when the framer stopped before it (a window).
+                    let end = self.framer.stopped_offset();
+                    self.complete(end, &mut text, &mut comments, &mut slots);
                     self.done = true;
                     break;
                 }

@@ -152,6 +152,21 @@ const TAGS: &[&str] = &[
     "2",
 ];
 
+/// The outputs of `validate` and `tags` on `file` in N = 1..8 shards,
+/// concatenated, equal the output of one run.
+fn assert_outputs_concatenate(file: &Path) {
+    for args in [VALIDATE, TAGS] {
+        let whole = output(args, file, None);
+        assert!(!whole.is_empty(), "{args:?} on {file:?} wrote nothing");
+        for n in 1..=8 {
+            let joined: Vec<u8> = (1..=n)
+                .flat_map(|k| output(args, file, Some((k, n))))
+                .collect();
+            assert!(whole == joined, "{args:?} on {file:?} in {n} shards");
+        }
+    }
+}
+
 #[test]
 fn shards_of_the_big_corpora_concatenate_byte_for_byte() {
     let names = ["pgnmentor-12-players", "tcec-seasons-01-14"];
@@ -160,20 +175,117 @@ fn shards_of_the_big_corpora_concatenate_byte_for_byte() {
     };
     let started = Instant::now();
     for file in &files {
-        for args in [VALIDATE, TAGS] {
-            let whole = output(args, file, None);
-            assert!(!whole.is_empty(), "{args:?} on {file:?} wrote nothing");
-            for n in 1..=8 {
-                let joined: Vec<u8> = (1..=n)
-                    .flat_map(|k| output(args, file, Some((k, n))))
-                    .collect();
-                assert!(whole == joined, "{args:?} on {file:?} in {n} shards");
-            }
-        }
+        assert_outputs_concatenate(file);
         assert_shards_concatenate(std::slice::from_ref(file), 7..=7);
     }
     // The engine's part, not the machine's: a loose bound.
     assert!(started.elapsed() < Duration::from_secs(600));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// How a multi-frame zstd file is written ([`frames`]).
+#[derive(Debug, Clone, Copy)]
+enum Frames {
+    /// As `pzstd` writes: each frame after a skippable frame that holds
+    /// its size, and no text length in the frame's header.
+    Pzstd,
+    /// As the seekable format writes: text lengths in the headers, a
+    /// seek table in a skippable frame at the end.
+    Seekable,
+}
+
+/// `text` as independent zstd frames of `chunk` bytes of text each, cut
+/// anywhere (inside games, tags and comments), written as `how` says.
+fn frames(text: &[u8], chunk: usize, how: Frames) -> Vec<u8> {
+    let skippable = |nibble: u32, payload: &[u8]| {
+        let mut frame = (0x184D_2A50 + nibble).to_le_bytes().to_vec();
+        frame.extend(u32::try_from(payload.len()).expect("small").to_le_bytes());
+        frame.extend(payload);
+        frame
+    };
+    let mut out = Vec::new();
+    let mut table = Vec::new();
+    for piece in text.chunks(chunk) {
+        let frame = match how {
+            Frames::Pzstd => {
+                let mut encoder =
+                    zstd::stream::write::Encoder::new(Vec::new(), 1).expect("an encoder");
+                std::io::Write::write_all(&mut encoder, piece).expect("compress");
+                encoder.finish().expect("compress")
+            }
+            Frames::Seekable => zstd::bulk::compress(piece, 1).expect("compress"),
+        };
+        let size = u32::try_from(frame.len()).expect("small").to_le_bytes();
+        match how {
+            Frames::Pzstd => out.extend(skippable(0, &size)),
+            Frames::Seekable => {
+                table.extend(size);
+                table.extend(u32::try_from(piece.len()).expect("small").to_le_bytes());
+            }
+        }
+        out.extend(frame);
+    }
+    if let Frames::Seekable = how {
+        let count = u32::try_from(text.len().div_ceil(chunk)).expect("small");
+        table.extend(count.to_le_bytes());
+        table.push(0);
+        table.extend(0x8F92_EAB1u32.to_le_bytes());
+        out.extend(skippable(0xE, &table));
+    }
+    out
+}
+
+/// The big corpora of [`big_corpora`] written again as multi-frame zstd
+/// files (`name.how.pgn.zst`), `chunk` bytes of text a frame, beside them.
+fn framed_corpora(files: &[PathBuf], chunk: usize, how: Frames) -> Vec<PathBuf> {
+    files
+        .iter()
+        .map(|file| {
+            let text = std::fs::read(file).expect("a decompressed corpus");
+            let path = file.with_extension(format!("{how:?}.pgn.zst"));
+            std::fs::write(&path, frames(&text, chunk, how)).expect("a temp file");
+            path
+        })
+        .collect()
+}
+
+#[test]
+fn shards_of_multi_frame_zstd_files_concatenate_byte_for_byte() {
+    let names = ["pgnmentor-12-players", "tcec-seasons-01-14"];
+    let Some((dir, files)) = big_corpora("shard-frames", &names) else {
+        return;
+    };
+    // About what `pzstd -p 8` writes: 17 frames of TCEC, 3 of pgnmentor;
+    // and frames of 256 KiB, as a seekable file made for random access.
+    let mut framed = framed_corpora(&files, 8 << 20, Frames::Pzstd);
+    framed.extend(framed_corpora(&files[..1], 256 << 10, Frames::Seekable));
+    for file in &framed {
+        assert_outputs_concatenate(file);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn shards_of_small_frames_hold_each_game_once() {
+    let Some((dir, files)) = big_corpora("shard-small-frames", &["pgnmentor-12-players"]) else {
+        return;
+    };
+    // Frames far smaller than games of TCEC would be; here a few games a
+    // frame, and games across frames everywhere.
+    for how in [Frames::Pzstd, Frames::Seekable] {
+        let framed = framed_corpora(&files, 48 << 10, how);
+        assert_shards_concatenate(&framed, 1..=8);
+        // Every shard but the first starts inside the file's text, which
+        // one unit would not: shard 2 of 2 hands out games.
+        let second = through_engine(
+            &framed,
+            &Options {
+                shard: shard(2, 2),
+                ..Options::default()
+            },
+        );
+        assert!(second.games.len() > 1000, "{how:?}: {}", second.games.len());
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 
