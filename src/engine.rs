@@ -85,11 +85,11 @@ use std::time::Duration;
 use crate::input::{self, BytesRead, Compression, Input, Mapped};
 use crate::pgn::{
     Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, Link, RawGame, ReadPgnError,
-    bounded_cuts, frame_piece, game_at,
+    bounded_cuts, frame_piece, game_after, game_at,
 };
 use crate::pipeline::{Pipeline, PipelineError};
 use crate::replay::Replayer;
-use crate::shard::{Part, Shard};
+use crate::shard::{ParseIndexError, Part, Shard, ShardIndex, Split};
 
 /// Bytes of game text per batch handed to a worker. Small enough that a
 /// batch's text and output stay in the cache and that the last batches of
@@ -159,6 +159,9 @@ pub struct Options {
     /// default. A plain file is split only when it is read in place
     /// ([`Options::map`]).
     pub shard: Shard,
+    /// The index of the one input ([`ShardIndex`]), from which a shard
+    /// starts instead of framing everything before its range.
+    pub index: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -171,6 +174,7 @@ impl Default for Options {
             map: true,
             records: false,
             shard: Shard::whole(),
+            index: None,
         }
     }
 }
@@ -269,6 +273,15 @@ pub enum EngineError {
     /// The workers could not be started, or one of them died.
     #[error(transparent)]
     Pipeline(#[from] PipelineError),
+    /// The index of [`Options::index`] cannot be read, or is not the
+    /// index of the one input.
+    #[error("{}: {reason}", path.display())]
+    Index {
+        /// The index's path.
+        path: PathBuf,
+        /// Why it cannot serve.
+        reason: String,
+    },
 }
 
 /// Runs `game` over every game of every input in `paths` (`-` is standard
@@ -303,7 +316,12 @@ where
     let pipeline = Pipeline::new(options.jobs);
     // At most as many texts as batches in flight.
     let free = FreeTexts::default();
-    let parts = (options.shard.count() > 1).then(|| options.shard.parts(&disk_sizes(paths)));
+    let sizes = disk_sizes(paths);
+    let parts = (options.shard.count() > 1).then(|| options.shard.parts(&sizes));
+    let index = match &options.index {
+        Some(path) => Some(load_index(path, &sizes)?),
+        None => None,
+    };
     for (i, path) in paths.iter().enumerate() {
         let part = parts.as_ref().and_then(|parts| parts.get(i));
         if part.is_some_and(Part::is_none) {
@@ -336,16 +354,32 @@ where
             && split.is_none()
             && input.compression() == Compression::Zstd
         {
-            match input::zstd_shard_text(path, part.range.clone()) {
-                Ok(Some(text)) if text.is_empty() => continue,
-                Ok(text) => window = text,
+            let found = match &index {
+                Some(index) if index.split() == Split::Frames => {
+                    Ok(Some(Window::indexed(index, part.range.clone())))
+                }
+                _ => input::zstd_shard_text(path, part.range.clone())
+                    .map(|text| text.map(|text| Window { text, start: None })),
+            };
+            let reopened = match found {
+                Ok(None) => Ok(input),
+                Ok(Some(w)) if w.text.is_empty() => continue,
+                Ok(Some(w)) => {
+                    let reopened = w.reopen(path, input);
+                    window = Some(w);
+                    reopened
+                }
+                Err(err) => Err(err),
+            };
+            input = match reopened {
+                Ok(input) => input,
                 Err(err) => {
                     if first {
                         sink.failed(Failure::Open(err));
                     }
                     continue;
                 }
-            }
+            };
         }
         if part.is_some() && split.is_none() && window.is_none() && !first {
             // One unit, read by another shard.
@@ -392,10 +426,16 @@ where
                 Some(map) => {
                     let len = map.bytes().len();
                     let (start, stop) = match split {
-                        Some(range) => (
-                            game_at(&map, usize::try_from(range.start).unwrap_or(len).min(len)),
-                            usize::try_from(range.end).unwrap_or(len).min(len),
-                        ),
+                        Some(range) => {
+                            let at = usize::try_from(range.start).unwrap_or(len).min(len);
+                            let start = match &index {
+                                Some(index) if index.split() == Split::Text => {
+                                    game_after(&map, index.before(at as u64), at)
+                                }
+                                _ => game_at(&map, at),
+                            };
+                            (start, usize::try_from(range.end).unwrap_or(len).min(len))
+                        }
                         None => (game_at(&map, 0), len),
                     };
                     work.pieces(&pipeline, options, &map, start, stop, &mut write)
@@ -439,6 +479,82 @@ fn disk_sizes(paths: &[PathBuf]) -> Vec<u64> {
                 .map_or(0, |meta| meta.len())
         })
         .collect()
+}
+
+/// The index at `path`, which must be that of the one input, of `sizes`.
+fn load_index(path: &Path, sizes: &[u64]) -> Result<ShardIndex, EngineError> {
+    let error = |reason: String| EngineError::Index {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
+    let index: ShardIndex = text
+        .parse()
+        .map_err(|e: ParseIndexError| error(e.to_string()))?;
+    match sizes {
+        [size] if *size == index.size() => Ok(index),
+        [size] => Err(error(format!(
+            "an index of a file of {} bytes, not of the input's {size}",
+            index.size()
+        ))),
+        _ => Err(error("an index serves one input only".to_string())),
+    }
+}
+
+/// What a shard reads of a zstd file of several frames: the games that
+/// start in `text`, with the input read from the start of the file, or
+/// from `start` (a place in the file, and the game that an index gives
+/// for it) when there is one.
+struct Window {
+    text: Range<u64>,
+    start: Option<(u64, Link)>,
+}
+
+impl Window {
+    /// The window of a shard's `range` of the file, from its index.
+    fn indexed(index: &ShardIndex, range: Range<u64>) -> Window {
+        match index.within(range) {
+            Some((point, end)) => Window {
+                text: point.text..end.max(point.text),
+                start: (point.at > 0).then_some((point.at, point.game)),
+            },
+            None => Window {
+                text: 0..0,
+                start: None,
+            },
+        }
+    }
+
+    /// Where the reader starts in the text.
+    fn from(&self) -> u64 {
+        self.start.map_or(0, |(_, game)| game.at as u64)
+    }
+
+    /// `input`, or, when the window starts at a place of an index, the
+    /// file at `path` read from there and its text up to the game there
+    /// passed over.
+    fn reopen(&self, path: &Path, input: Input) -> io::Result<Input> {
+        let Some((at, game)) = self.start else {
+            return Ok(input);
+        };
+        let mut file = std::fs::File::open(path)?;
+        io::Seek::seek(&mut file, io::SeekFrom::Start(at))?;
+        let mut input = Input::from_reader(path, file, input.total_len())?;
+        let skip = (game.at as u64).saturating_sub(self.text.start);
+        io::copy(&mut (&mut input).take(skip), &mut io::sink())?;
+        Ok(input)
+    }
+
+    /// A framer over `reader`, which starts where [`from`](Self::from)
+    /// says, for the window's games.
+    fn framer<R: Read>(&self, reader: R) -> (GameFramer<R>, Result<(), ReadPgnError>) {
+        let mut framer = match self.start {
+            Some((_, game)) => GameFramer::resume(reader, game.at as u64, game.number, game.line),
+            None => GameFramer::new(reader),
+        };
+        let result = framer.window(self.text.clone()).map(drop);
+        (framer, result)
+    }
 }
 
 /// The name of an input in messages.
@@ -619,31 +735,31 @@ where
     /// Runs the per-game function over one input with one job: games
     /// straight from the framer's buffer, one at a time, no batches to copy
     /// into.
-    /// With `window`, only the games that start in that range of the
-    /// input's text ([`GameFramer::window`]).
+    /// With `window`, only the games that start in its text
+    /// ([`GameFramer::window`]).
     fn one_job(
         &self,
         input: Input,
         map: bool,
-        window: Option<Range<u64>>,
+        window: Option<Window>,
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
         let read = input.bytes_read();
         if map && input.mapped_bytes().is_some() {
             // Checked before ([`looks_like_pgn`]).
             self.framed_one_job(GameFramer::for_input(input), read, write)
-        } else {
-            let mut framer = GameFramer::new(Sniffed::new(input));
-            if let Some(text) = window {
-                framer.window(text).map_err(|error| {
-                    Stop::Read(ReadFailure {
-                        error,
-                        last_game: None,
-                        at: read.get(),
-                    })
-                })?;
-            }
+        } else if let Some(window) = window {
+            let (framer, started) = window.framer(Sniffed::new(input));
+            started.map_err(|error| {
+                Stop::Read(ReadFailure {
+                    error,
+                    last_game: None,
+                    at: read.get(),
+                })
+            })?;
             self.framed_one_job(framer, read, write)
+        } else {
+            self.framed_one_job(GameFramer::new(Sniffed::new(input)), read, write)
         }
     }
 
@@ -687,13 +803,13 @@ where
 
     /// Runs the per-game function over a stream on the pipeline: batches
     /// framed on the coordinating worker, of games or of records; with
-    /// `window`, of the games that start in that range of its text.
+    /// `window`, of the games that start in its text.
     fn stream(
         &self,
         pipeline: &Pipeline,
         options: &Options,
         input: Input,
-        window: Option<Range<u64>>,
+        window: Option<Window>,
         free: &FreeTexts,
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
@@ -927,15 +1043,14 @@ struct Batches<R> {
 
 impl Batches<Sniffed<Input>> {
     /// Batches of the games of `input`; with `window`, of those that start
-    /// in that range of its text ([`GameFramer::window`]), each record
-    /// from its game on.
+    /// in its text ([`GameFramer::window`]), each record from its game on.
     fn new(
         input: Input,
         options: &Options,
-        window: Option<Range<u64>>,
+        window: Option<Window>,
         free: FreeTexts,
     ) -> Batches<Sniffed<Input>> {
-        let from = window.as_ref().map_or(0, |text| text.start);
+        let from = window.as_ref().map_or(0, |w| w.text.start.max(w.from()));
         let log = options.records.then(|| {
             Arc::new(Mutex::new(Log {
                 bytes: Vec::new(),
@@ -943,18 +1058,20 @@ impl Batches<Sniffed<Input>> {
             }))
         });
         let bytes_read = input.bytes_read();
-        let mut framer = GameFramer::new(Tee {
+        let tee = Tee {
             inner: Sniffed::new(input),
             log: log.clone(),
-            read: 0,
+            read: window.as_ref().map_or(0, Window::from),
+        };
+        let (framer, started) = match &window {
+            Some(window) => window.framer(tee),
+            None => (GameFramer::new(tee), Ok(())),
+        };
+        let error = started.err().map(|error| ReadFailure {
+            error,
+            last_game: None,
+            at: bytes_read.get(),
         });
-        let error = window
-            .and_then(|text| framer.window(text).err())
-            .map(|error| ReadFailure {
-                error,
-                last_game: None,
-                at: bytes_read.get(),
-            });
         Batches {
             bytes_read,
             framer,

@@ -459,24 +459,10 @@ impl OpenOptions {
 /// # Errors
 /// When the file cannot be opened or decompression cannot start.
 pub fn zstd_shard_text(path: &Path, range: Range<u64>) -> io::Result<Option<Range<u64>>> {
-    let file = File::open(path).map_err(|e| with_path(path, Compression::None, e))?;
-    let Some(map) = Mapped::new(&file) else {
+    let Some((map, mut frames)) = zstd_frames(path)? else {
         return Ok(None);
     };
     let bytes = map.bytes();
-    if Compression::detect(bytes) != Compression::Zstd {
-        return Ok(None);
-    }
-    let Some(mut frames) = ZstdFrames::walk(bytes) else {
-        return Ok(None);
-    };
-    // UTF-16 text is read transcoded: its places are not the frames'.
-    let mut text = zstd::stream::read::Decoder::with_buffer(bytes)?;
-    text.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
-    let prefix = read_prefix(&mut text, utf16::SNIFF_LEN).unwrap_or_default();
-    if utf16::detect(&prefix).is_some() {
-        return Ok(None);
-    }
     let within = frames.within(range);
     if within.is_empty() {
         return Ok(Some(0..0));
@@ -489,6 +475,52 @@ pub fn zstd_shard_text(path: &Path, range: Range<u64>) -> io::Result<Option<Rang
         false => u64::MAX,
     };
     Ok(Some(start..end.max(start)))
+}
+
+/// Where each frame of a zstd file of several frames starts, in the file
+/// (as [`ZstdFrames::start`] counts) and in its text: for an index of the
+/// file's shards ([`crate::shard::ShardIndex`]). `Ok(None)` when the file
+/// is one unit, as for [`zstd_shard_text`].
+///
+/// # Errors
+/// When the file cannot be opened or a frame cannot be decompressed; the
+/// error names the path.
+pub fn zstd_frame_starts(path: &Path) -> io::Result<Option<Vec<(u64, u64)>>> {
+    let Some((map, mut frames)) = zstd_frames(path)? else {
+        return Ok(None);
+    };
+    (0..frames.len())
+        .map(|i| {
+            let text = frames.text_at(map.bytes(), i);
+            text.map(|text| (frames.start(i), text))
+                .map_err(|e| with_path(path, Compression::Zstd, e))
+        })
+        .collect::<io::Result<_>>()
+        .map(Some)
+}
+
+/// The zstd file at `path`, mapped, and its frames, if it has several and
+/// its text is not UTF-16.
+fn zstd_frames(path: &Path) -> io::Result<Option<(Mapped, ZstdFrames)>> {
+    let file = File::open(path).map_err(|e| with_path(path, Compression::None, e))?;
+    let Some(map) = Mapped::new(&file) else {
+        return Ok(None);
+    };
+    let bytes = map.bytes();
+    if Compression::detect(bytes) != Compression::Zstd {
+        return Ok(None);
+    }
+    let Some(frames) = ZstdFrames::walk(bytes) else {
+        return Ok(None);
+    };
+    // UTF-16 text is read transcoded: its places are not the frames'.
+    let mut text = zstd::stream::read::Decoder::with_buffer(bytes)?;
+    text.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+    let prefix = read_prefix(&mut text, utf16::SNIFF_LEN).unwrap_or_default();
+    if utf16::detect(&prefix).is_some() {
+        return Ok(None);
+    }
+    Ok(Some((map, frames)))
 }
 
 /// A plain file mapped into memory, read in place by the game framer

@@ -35,6 +35,10 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 
+pub use self::index::{INDEX_STEP, ParseIndexError, Point, ShardIndex, Split};
+
+mod index;
+
 /// Shard `index` of `count` (both from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Shard {

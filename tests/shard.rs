@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use cli_support::{pgnkit_bytes, pgnkit_envs, pgnkit_in, temp_file};
 use pgnkit::engine::{self, Item, Options};
-use pgnkit::shard::Shard;
+use pgnkit::input::OpenOptions;
+use pgnkit::pgn::game_at;
+use pgnkit::shard::{Shard, ShardIndex, Split};
 
 /// A game as the engine hands it: number, offset, first line, text,
 /// record; or the error of a game skipped.
@@ -44,6 +46,16 @@ fn shard(k: u32, n: u32) -> Shard {
 /// few KiB (so that the pieces' cuts fall near the shards' and are
 /// checked against them); records.
 fn assert_shards_concatenate(paths: &[PathBuf], counts: std::ops::RangeInclusive<u32>) {
+    assert_indexed_shards_concatenate(paths, counts, None);
+}
+
+/// [`assert_shards_concatenate`], the shards starting from `index` when
+/// it is given.
+fn assert_indexed_shards_concatenate(
+    paths: &[PathBuf],
+    counts: std::ops::RangeInclusive<u32>,
+    index: Option<&Path>,
+) {
     let ways = [
         (1, None, false),
         (2, Some(4096), false),
@@ -64,6 +76,7 @@ fn assert_shards_concatenate(paths: &[PathBuf], counts: std::ops::RangeInclusive
             for k in 1..=n {
                 let options = Options {
                     shard: shard(k, n),
+                    index: index.map(Path::to_path_buf),
                     ..base.clone()
                 };
                 let part = through_engine(paths, &options);
@@ -153,14 +166,17 @@ const TAGS: &[&str] = &[
 ];
 
 /// The outputs of `validate` and `tags` on `file` in N = 1..8 shards,
-/// concatenated, equal the output of one run.
-fn assert_outputs_concatenate(file: &Path) {
+/// concatenated, equal the output of one run; with `--index INDEX` when
+/// `index` is given.
+fn assert_outputs_concatenate(file: &Path, index: Option<&Path>) {
+    let index = index.map(|i| ["--index", i.to_str().expect("a UTF-8 path")]);
     for args in [VALIDATE, TAGS] {
         let whole = output(args, file, None);
         assert!(!whole.is_empty(), "{args:?} on {file:?} wrote nothing");
+        let args: Vec<&str> = args.iter().chain(index.iter().flatten()).copied().collect();
         for n in 1..=8 {
             let joined: Vec<u8> = (1..=n)
-                .flat_map(|k| output(args, file, Some((k, n))))
+                .flat_map(|k| output(&args, file, Some((k, n))))
                 .collect();
             assert!(whole == joined, "{args:?} on {file:?} in {n} shards");
         }
@@ -175,7 +191,7 @@ fn shards_of_the_big_corpora_concatenate_byte_for_byte() {
     };
     let started = Instant::now();
     for file in &files {
-        assert_outputs_concatenate(file);
+        assert_outputs_concatenate(file, None);
         assert_shards_concatenate(std::slice::from_ref(file), 7..=7);
     }
     // The engine's part, not the machine's: a loose bound.
@@ -260,7 +276,8 @@ fn shards_of_multi_frame_zstd_files_concatenate_byte_for_byte() {
     let mut framed = framed_corpora(&files, 8 << 20, Frames::Pzstd);
     framed.extend(framed_corpora(&files[..1], 256 << 10, Frames::Seekable));
     for file in &framed {
-        assert_outputs_concatenate(file);
+        assert_outputs_concatenate(file, None);
+        assert_outputs_concatenate(file, Some(&index_of(file).1));
     }
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -371,4 +388,85 @@ fn bad_shards_are_usage_errors() {
         assert_eq!(out.code, 2, "{bad}");
         assert!(out.stderr.contains("--shard"), "{bad}: {}", out.stderr);
     }
+}
+
+/// The index of `path`, written beside it (`path.idx`).
+fn index_of(path: &Path) -> (ShardIndex, PathBuf) {
+    let index = ShardIndex::build(path).expect("an index");
+    let written = path.with_extension("idx");
+    std::fs::write(&written, index.to_string()).expect("write the index");
+    (index, written)
+}
+
+#[test]
+fn indexed_shards_hold_each_game_once() {
+    let Some(files) = common::pgn_files(&["corpus", "broken"], false) else {
+        return;
+    };
+    let Some((dir, big)) = big_corpora("shard-index", &["pgnmentor-12-players"]) else {
+        return;
+    };
+    // Every file of the corpus and the broken files, one after another:
+    // places of the index fall into whatever they hold.
+    let all: Vec<u8> = files
+        .iter()
+        .chain(&files)
+        .flat_map(|f| std::fs::read(f).expect("a corpus file"))
+        .collect();
+    let joined = dir.join("all.pgn");
+    std::fs::write(&joined, &all).expect("a temp file");
+    let mut inputs = vec![joined, big[0].clone()];
+    inputs.extend(framed_corpora(&big, 48 << 10, Frames::Pzstd));
+    inputs.extend(framed_corpora(&big, 256 << 10, Frames::Seekable));
+    for input in &inputs {
+        let (index, written) = index_of(input);
+        let plain = input.extension().is_some_and(|e| e == "pgn");
+        let split = if plain { Split::Text } else { Split::Frames };
+        assert_eq!(index.split(), split, "{input:?}");
+        assert!(index.points().len() > 4, "{input:?}");
+        // Each place is where the framer over the whole file finds it.
+        if plain {
+            let mut open = OpenOptions::default().open_in_place(input).expect("open");
+            let map = std::sync::Arc::new(open.take_mapped().expect("mapped"));
+            for point in index.points() {
+                let at = usize::try_from(point.text).expect("small");
+                assert_eq!(point.game, game_at(&map, at), "{input:?}");
+            }
+        }
+        let counts = if plain { 5..=8 } else { 1..=8 };
+        assert_indexed_shards_concatenate(std::slice::from_ref(input), counts, Some(&written));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_index_of_another_file_is_refused() {
+    let a = temp_file("shard-index-other", "a.pgn", b"[Event \"a\"]\n\n1. e4 *\n");
+    let b = a.with_file_name("b.pgn");
+    std::fs::write(&b, b"[Event \"b\"]\n\n1. d4 d5 *\n").expect("a temp file");
+    let (_, index) = index_of(&a);
+    let (a, b, index) = (
+        a.to_str().expect("UTF-8"),
+        b.to_str().expect("UTF-8"),
+        index.to_str().expect("UTF-8"),
+    );
+    let run = |files: &[&str]| {
+        let mut args = vec!["tags", "--shard", "1/2", "--index", index];
+        args.extend(files);
+        pgnkit_envs(&args, &[])
+    };
+    assert_eq!(run(&[a]).code, 0);
+    for (files, reason) in [
+        (
+            &[b][..],
+            "an index of a file of 21 bytes, not of the input's 24",
+        ),
+        (&[a, a][..], "an index serves one input only"),
+    ] {
+        let out = run(files);
+        assert_eq!(out.code, 2, "{files:?}");
+        assert!(out.stderr.contains(reason), "{}", out.stderr);
+    }
+    let out = pgnkit_envs(&["tags", "--index", index, a], &[]);
+    assert_eq!(out.code, 2, "--index without --shard");
 }

@@ -79,6 +79,11 @@ pub struct Inputs {
     /// each shard's own. See docs/distributed.md.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// With --shard, start the shard from the index of the one FILE
+    /// (`pgnkit index FILE > FILE.idx`) instead of framing everything
+    /// before its range: the same games, for less work.
+    #[arg(long, value_name = "INDEX", requires = "shard")]
+    pub index: Option<PathBuf>,
 }
 
 impl Inputs {
@@ -201,6 +206,7 @@ impl Run {
                 map,
                 records: false,
                 shard: inputs.shard(),
+                index: inputs.index.clone(),
             },
             progress: progress.progress,
             quiet: false,

@@ -259,6 +259,10 @@ impl<R: Read> GameFramer<R> {
     /// framer stops before the first game that starts at or past its end.
     /// The last game handed out may end past it.
     ///
+    /// Returns where the first game at or after the start of `text`
+    /// starts (the games before it are [`number`](Self::number), its line
+    /// is [`line`](Self::line)); `None` when no game starts there.
+    ///
     /// # Errors
     /// A read error while the games before `text` are framed.
     ///
@@ -268,14 +272,16 @@ impl<R: Read> GameFramer<R> {
     /// let pgn = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n\n[Event \"c\"]\n\n1. c4 *\n";
     /// let mut framer = GameFramer::new(&pgn[..]);
     /// // From the middle of game 1 to the middle of game 2.
-    /// framer.window(5..30)?;
+    /// assert_eq!(framer.window(5..30)?, Some(22));
+    /// assert_eq!((framer.number(), framer.line()), (1, 5));
     /// let game = framer.next_game().expect("game 2")?;
     /// assert_eq!((game.number, game.first_line), (2, 5));
     /// assert!(framer.next_game().is_none());
     /// # Ok::<(), pgnkit::pgn::ReadPgnError>(())
     /// ```
-    pub fn window(&mut self, text: Range<u64>) -> Result<(), ReadPgnError> {
-        if text.start > 0 {
+    pub fn window(&mut self, text: Range<u64>) -> Result<Option<u64>, ReadPgnError> {
+        let mut first = Some(self.base);
+        if text.start > self.base {
             self.stop = text.start;
             loop {
                 match self.frame() {
@@ -284,12 +290,27 @@ impl<R: Read> GameFramer<R> {
                     Err(err) => return Err(err),
                 }
             }
+            first = self.stopped_offset();
             if self.stopped.take().is_some() {
                 self.failed = false;
             }
         }
         self.stop = text.end;
-        Ok(())
+        Ok(first)
+    }
+
+    /// A framer over `reader`, the text of an input from byte `offset` on,
+    /// where a game starts (as [`window`](Self::window) finds it): its
+    /// games numbered on from `number`, its lines counted from `line`, as
+    /// if the text before had been framed.
+    pub fn resume(reader: R, offset: u64, number: u64, line: u64) -> GameFramer<R> {
+        GameFramer {
+            base: offset,
+            number,
+            line,
+            started: true,
+            ..GameFramer::new(reader)
+        }
     }
 
     /// Whether a game starting at the scan position would start at or

@@ -60,7 +60,10 @@ pub use self::{
         Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
         symbol, tag_name, tag_pair,
     },
-    pieces::{Chain, FramedPiece, Link, Turn, cuts, frame_piece, game_at, next_cut, tapered_cuts},
+    pieces::{
+        Chain, FramedPiece, Link, Turn, cuts, frame_piece, game_after, game_at, next_cut,
+        tapered_cuts,
+    },
     raw::{CommentIndex, Comments, GameInfo, Marks, RawGame},
     span::{LineIndex, Span},
     tag::{Tag, escape, unescape},
