@@ -537,8 +537,9 @@ impl Window {
         let Some((at, game)) = self.start else {
             return Ok(input);
         };
-        let mut file = std::fs::File::open(path)?;
-        io::Seek::seek(&mut file, io::SeekFrom::Start(at))?;
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let mut file = std::fs::File::open(path).map_err(named)?;
+        io::Seek::seek(&mut file, io::SeekFrom::Start(at)).map_err(named)?;
         let mut input = Input::from_reader(path, file, input.total_len())?;
         let skip = (game.at as u64).saturating_sub(self.text.start);
         io::copy(&mut (&mut input).take(skip), &mut io::sink())?;

@@ -62,7 +62,7 @@ use bzip2::read::MultiBzDecoder;
 
 use self::utf16::Utf16Reader;
 
-pub use self::frames::ZstdFrames;
+pub use self::frames::{MAX_FRAMES, ZstdFrames};
 
 mod frames;
 mod utf16;

@@ -19,6 +19,11 @@ use std::ops::Range;
 
 use super::ZSTD_WINDOW_LOG_MAX;
 
+/// The most data frames of a file that is split by frames: their table
+/// takes 32 MiB. A file of more (frames can be a few bytes each) is one
+/// unit, so that no file makes the table grow with its size.
+pub const MAX_FRAMES: usize = 1 << 20;
+
 /// The magic number of a seek table's footer.
 const SEEKABLE_MAGIC: u32 = 0x8F92_EAB1;
 
@@ -42,9 +47,9 @@ struct Frame {
 
 impl ZstdFrames {
     /// The frames of `bytes`, a whole zstd file; `None` unless it is a
-    /// sequence of whole frames with at least two data frames (a file of
-    /// one frame is read as one unit, and a damaged file's error is
-    /// found when it is read).
+    /// sequence of whole frames with at least two data frames and at most
+    /// [`MAX_FRAMES`] (a file of one frame is read as one unit, and a
+    /// damaged file's error is found when it is read).
     pub fn walk(bytes: &[u8]) -> Option<ZstdFrames> {
         let frames = seek_table(bytes).or_else(|| walk_headers(bytes))?;
         (frames.len() >= 2).then_some(ZstdFrames { frames })
@@ -133,6 +138,9 @@ fn seek_table(bytes: &[u8]) -> Option<Vec<Frame>> {
         return None;
     }
     let count = usize::try_from(u32_at(bytes, footer)?).ok()?;
+    if count > MAX_FRAMES {
+        return None;
+    }
     let descriptor = bytes[footer + 4];
     let entry = if descriptor & 0x80 != 0 { 12 } else { 8 };
     // The skippable frame's header, the entries, the footer.
@@ -171,6 +179,9 @@ fn walk_headers(bytes: &[u8]) -> Option<Vec<Frame>> {
             return None;
         }
         if !skippable(u32_at(rest, 0)?) {
+            if frames.len() == MAX_FRAMES {
+                return None;
+            }
             let text_len = zstd::zstd_safe::get_frame_content_size(rest).ok()?;
             frames.push(Frame {
                 bytes: at..at + len,
@@ -300,6 +311,18 @@ mod tests {
         ] {
             assert_eq!(ZstdFrames::walk(bytes).map(|f| f.len()), frames);
         }
+    }
+
+    /// A file of more frames than [`MAX_FRAMES`] is one unit.
+    #[test]
+    fn frames_are_bounded() {
+        // An empty frame: single segment, a one-byte content size of 0,
+        // one last raw block of 0 bytes.
+        let empty = [0x28, 0xB5, 0x2F, 0xFD, 0x20, 0x00, 0x01, 0x00, 0x00];
+        let walk = |n: usize| ZstdFrames::walk(&empty.repeat(n)).map(|f| f.len());
+        assert_eq!(walk(2), Some(2));
+        assert_eq!(walk(MAX_FRAMES), Some(MAX_FRAMES));
+        assert_eq!(walk(MAX_FRAMES + 1), None);
     }
 
     #[test]
