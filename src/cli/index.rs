@@ -8,6 +8,8 @@ use clap::Args;
 use pgnkit::shard::ShardIndex;
 
 use super::Exit;
+use super::args::OutputFile;
+use super::output::Output;
 
 /// Index a file for --shard: where games start near regular places.
 ///
@@ -21,19 +23,25 @@ use super::Exit;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   pgnkit index games.pgn > games.idx
-  pgnkit index games.pgn > games.idx && pgnkit tags --shard 2/3 --index games.idx games.pgn")]
+  pgnkit index -o games.idx games.pgn && pgnkit tags --shard 2/3 --index games.idx games.pgn")]
 pub struct IndexArgs {
     /// The PGN file, plain or zstd-compressed.
     file: PathBuf,
+    #[command(flatten)]
+    output: OutputFile,
 }
 
 /// Runs `pgnkit index`.
 pub fn run(args: &IndexArgs) -> anyhow::Result<Exit> {
-    let index = ShardIndex::build(&args.file)
-        .with_context(|| format!("indexing {}", args.file.display()))?;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    write!(out, "{index}").context("writing to stdout")?;
-    out.flush().context("writing to stdout")?;
-    Ok(Exit::Ok)
+    // Opened before the file is read: a bad `-o` is found at once.
+    let mut out = Output::open(args.output.path(), std::slice::from_ref(&args.file))?;
+    let index = match ShardIndex::build(&args.file) {
+        Ok(index) => index,
+        Err(err) => {
+            out.abort();
+            return Err(err).with_context(|| format!("indexing {}", args.file.display()));
+        }
+    };
+    write!(out, "{index}").context("writing the index")?;
+    out.close(Exit::Ok)
 }

@@ -195,6 +195,9 @@ mod tests {
             // A directory (`man --dir`).
             vec!["--dir".to_string(), "man1".to_string()],
             vec!["--dir=man1".to_string()],
+            // An output file and a file (`index`).
+            vec!["-o".to_string(), "x.out".to_string(), "a.pgn".to_string()],
+            vec!["a.pgn".to_string(), "-o".to_string(), "x.out".to_string()],
         ];
         for arg in sub.get_arguments() {
             let Some(long) = arg.get_long() else {
