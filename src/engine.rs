@@ -28,8 +28,10 @@
 //! [`crate::shard`]): a plain file read in place is split exactly where
 //! a framer over the whole file finds its games (the games before the
 //! shard's first byte are framed, not handed out), so games
-//! keep their numbers and lines in the whole file; any other input is read
-//! whole by one shard.
+//! keep their numbers and lines in the whole file. A zstd file of several
+//! frames is read from its start, and the games before the text of the
+//! shard's frames are framed, not handed out ([`GameFramer::window`]);
+//! any other input is read whole by one shard.
 //!
 //! A game over the framer's size bound reaches the per-game function as an
 //! error ([`Item::game`]); an input that cannot be opened, or not read to
@@ -79,14 +81,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::input::{self, BytesRead, Input, Mapped};
+use crate::input::{self, BytesRead, Compression, Input, Mapped};
 use crate::pgn::{
     Chain, CommentIndex, FramedPiece, GameFramer, GameInfo, Link, RawGame, ReadPgnError,
-    bounded_cuts, frame_piece, game_at,
+    bounded_cuts, frame_piece, game_after, game_at,
 };
 use crate::pipeline::{Pipeline, PipelineError};
 use crate::replay::Replayer;
-use crate::shard::{Part, Shard};
+use crate::shard::{ParseIndexError, Part, Shard, ShardIndex, Split};
 
 /// Bytes of game text per batch handed to a worker. Small enough that a
 /// batch's text and output stay in the cache and that the last batches of
@@ -156,6 +158,9 @@ pub struct Options {
     /// default. A plain file is split only when it is read in place
     /// ([`Options::map`]).
     pub shard: Shard,
+    /// The index of the one input ([`ShardIndex`]), from which a shard
+    /// starts instead of framing everything before its range.
+    pub index: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -168,6 +173,7 @@ impl Default for Options {
             map: true,
             records: false,
             shard: Shard::whole(),
+            index: None,
         }
     }
 }
@@ -266,6 +272,15 @@ pub enum EngineError {
     /// The workers could not be started, or one of them died.
     #[error(transparent)]
     Pipeline(#[from] PipelineError),
+    /// The index of [`Options::index`] cannot be read, or is not the
+    /// index of the one input.
+    #[error("{}: {reason}", path.display())]
+    Index {
+        /// The index's path.
+        path: PathBuf,
+        /// Why it cannot serve.
+        reason: String,
+    },
 }
 
 /// Runs `game` over every game of every input in `paths` (`-` is standard
@@ -300,7 +315,12 @@ where
     let pipeline = Pipeline::new(options.jobs);
     // At most as many texts as batches in flight.
     let free = FreeTexts::default();
-    let parts = (options.shard.count() > 1).then(|| options.shard.parts(&disk_sizes(paths)));
+    let sizes = disk_sizes(paths);
+    let parts = (options.shard.count() > 1).then(|| options.shard.parts(&sizes));
+    let index = match &options.index {
+        Some(path) => Some(load_index(path, &sizes)?),
+        None => None,
+    };
     for (i, path) in paths.iter().enumerate() {
         let part = parts.as_ref().and_then(|parts| parts.get(i));
         if part.is_some_and(Part::is_none) {
@@ -327,7 +347,40 @@ where
         let split = part
             .filter(|_| input.mapped_bytes().is_some())
             .map(|part| part.range.clone());
-        if part.is_some() && split.is_none() && !first {
+        // The text of a zstd file of several frames that the shard reads.
+        let mut window = None;
+        if let Some(part) = part
+            && split.is_none()
+            && input.compression() == Compression::Zstd
+        {
+            let found = match &index {
+                Some(index) if index.split() == Split::Frames => {
+                    Ok(Some(Window::indexed(index, part.range.clone())))
+                }
+                _ => input::zstd_shard_text(path, part.range.clone())
+                    .map(|text| text.map(|text| Window { text, start: None })),
+            };
+            let reopened = match found {
+                Ok(None) => Ok(input),
+                Ok(Some(w)) if w.text.is_empty() => continue,
+                Ok(Some(w)) => {
+                    let reopened = w.reopen(path, input);
+                    window = Some(w);
+                    reopened
+                }
+                Err(err) => Err(err),
+            };
+            input = match reopened {
+                Ok(input) => input,
+                Err(err) => {
+                    if first {
+                        sink.failed(Failure::Open(err));
+                    }
+                    continue;
+                }
+            };
+        }
+        if part.is_some() && split.is_none() && window.is_none() && !first {
             // One unit, read by another shard.
             continue;
         }
@@ -372,18 +425,24 @@ where
                 Some(map) => {
                     let len = map.bytes().len();
                     let (start, stop) = match split {
-                        Some(range) => (
-                            game_at(&map, usize::try_from(range.start).unwrap_or(len).min(len)),
-                            usize::try_from(range.end).unwrap_or(len).min(len),
-                        ),
+                        Some(range) => {
+                            let at = usize::try_from(range.start).unwrap_or(len).min(len);
+                            let start = match &index {
+                                Some(index) if index.split() == Split::Text => {
+                                    game_after(&map, index.before(at as u64), at)
+                                }
+                                _ => game_at(&map, at),
+                            };
+                            (start, usize::try_from(range.end).unwrap_or(len).min(len))
+                        }
                         None => (game_at(&map, 0), len),
                     };
                     work.pieces(&pipeline, options, &map, start, stop, &mut write)
                 }
                 None if pipeline.jobs() == 1 && !options.records => {
-                    work.one_job(input, options.map, &mut write)
+                    work.one_job(input, options.map, window, &mut write)
                 }
-                None => work.stream(&pipeline, options, input, &free, &mut write),
+                None => work.stream(&pipeline, options, input, window, &free, &mut write),
             }
         };
         sink.end();
@@ -419,6 +478,83 @@ fn disk_sizes(paths: &[PathBuf]) -> Vec<u64> {
                 .map_or(0, |meta| meta.len())
         })
         .collect()
+}
+
+/// The index at `path`, which must be that of the one input, of `sizes`.
+fn load_index(path: &Path, sizes: &[u64]) -> Result<ShardIndex, EngineError> {
+    let error = |reason: String| EngineError::Index {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
+    let index: ShardIndex = text
+        .parse()
+        .map_err(|e: ParseIndexError| error(e.to_string()))?;
+    match sizes {
+        [size] if *size == index.size() => Ok(index),
+        [size] => Err(error(format!(
+            "an index of a file of {} bytes, not of the input's {size}",
+            index.size()
+        ))),
+        _ => Err(error("an index serves one input only".to_string())),
+    }
+}
+
+/// What a shard reads of a zstd file of several frames: the games that
+/// start in `text`, with the input read from the start of the file, or
+/// from `start` (a place in the file, and the game that an index gives
+/// for it) when there is one.
+struct Window {
+    text: Range<u64>,
+    start: Option<(u64, Link)>,
+}
+
+impl Window {
+    /// The window of a shard's `range` of the file, from its index.
+    fn indexed(index: &ShardIndex, range: Range<u64>) -> Window {
+        match index.within(range) {
+            Some((point, end)) => Window {
+                text: point.text..end.max(point.text),
+                start: (point.at > 0).then_some((point.at, point.game)),
+            },
+            None => Window {
+                text: 0..0,
+                start: None,
+            },
+        }
+    }
+
+    /// Where the reader starts in the text.
+    fn from(&self) -> u64 {
+        self.start.map_or(0, |(_, game)| game.at as u64)
+    }
+
+    /// `input`, or, when the window starts at a place of an index, the
+    /// file at `path` read from there and its text up to the game there
+    /// passed over.
+    fn reopen(&self, path: &Path, input: Input) -> io::Result<Input> {
+        let Some((at, game)) = self.start else {
+            return Ok(input);
+        };
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let mut file = std::fs::File::open(path).map_err(named)?;
+        io::Seek::seek(&mut file, io::SeekFrom::Start(at)).map_err(named)?;
+        let mut input = Input::from_reader(path, file, input.total_len())?;
+        let skip = (game.at as u64).saturating_sub(self.text.start);
+        io::copy(&mut (&mut input).take(skip), &mut io::sink())?;
+        Ok(input)
+    }
+
+    /// A framer over `reader`, which starts where [`from`](Self::from)
+    /// says, for the window's games.
+    fn framer<R: Read>(&self, reader: R) -> (GameFramer<R>, Result<(), ReadPgnError>) {
+        let mut framer = match self.start {
+            Some((_, game)) => GameFramer::resume(reader, game.at as u64, game.number, game.line),
+            None => GameFramer::new(reader),
+        };
+        let result = framer.window(self.text.clone()).map(drop);
+        (framer, result)
+    }
 }
 
 /// The name of an input in messages.
@@ -599,11 +735,29 @@ where
     /// Runs the per-game function over one input with one job: games
     /// straight from the framer's buffer, one at a time, no batches to copy
     /// into.
-    fn one_job(&self, input: Input, map: bool, write: &mut Write<'_, T>) -> Result<(), Stop> {
+    /// With `window`, only the games that start in its text
+    /// ([`GameFramer::window`]).
+    fn one_job(
+        &self,
+        input: Input,
+        map: bool,
+        window: Option<Window>,
+        write: &mut Write<'_, T>,
+    ) -> Result<(), Stop> {
         let read = input.bytes_read();
         if map && input.mapped_bytes().is_some() {
             // Checked before ([`looks_like_pgn`]).
             self.framed_one_job(GameFramer::for_input(input), read, write)
+        } else if let Some(window) = window {
+            let (framer, started) = window.framer(Sniffed::new(input));
+            started.map_err(|error| {
+                Stop::Read(ReadFailure {
+                    error,
+                    last_game: None,
+                    at: read.get(),
+                })
+            })?;
+            self.framed_one_job(framer, read, write)
         } else {
             self.framed_one_job(GameFramer::new(Sniffed::new(input)), read, write)
         }
@@ -648,16 +802,18 @@ where
     }
 
     /// Runs the per-game function over a stream on the pipeline: batches
-    /// framed on the coordinating worker, of games or of records.
+    /// framed on the coordinating worker, of games or of records; with
+    /// `window`, of the games that start in its text.
     fn stream(
         &self,
         pipeline: &Pipeline,
         options: &Options,
         input: Input,
+        window: Option<Window>,
         free: &FreeTexts,
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
-        let batches = Batches::new(input, options, free.clone());
+        let batches = Batches::new(input, options, window, free.clone());
         pipeline.run(
             batches.map(|batch| batch.map_err(Stop::Read)),
             |batch: Batch| {
@@ -824,18 +980,24 @@ struct Log {
 }
 
 /// A reader that keeps a copy of what it reads in the shared log, if it
-/// has one.
+/// has one, from the log's base on.
 struct Tee<R> {
     inner: R,
     log: Option<Arc<Mutex<Log>>>,
+    /// Bytes read so far.
+    read: u64,
 }
 
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         if let Some(log) = &self.log {
-            lock(log).bytes.extend_from_slice(&buf[..n]);
+            let mut log = lock(log);
+            // Nothing before the base: the text before a window.
+            let skip = usize::try_from(log.base.saturating_sub(self.read)).map_or(n, |k| k.min(n));
+            log.bytes.extend_from_slice(&buf[skip..n]);
         }
+        self.read += n as u64;
         Ok(n)
     }
 }
@@ -880,25 +1042,48 @@ struct Batches<R> {
 }
 
 impl Batches<Sniffed<Input>> {
-    fn new(input: Input, options: &Options, free: FreeTexts) -> Batches<Sniffed<Input>> {
-        let log = options
-            .records
-            .then(|| Arc::new(Mutex::new(Log::default())));
+    /// Batches of the games of `input`; with `window`, of those that start
+    /// in its text ([`GameFramer::window`]), each record from its game on.
+    fn new(
+        input: Input,
+        options: &Options,
+        window: Option<Window>,
+        free: FreeTexts,
+    ) -> Batches<Sniffed<Input>> {
+        let from = window.as_ref().map_or(0, |w| w.text.start.max(w.from()));
+        let log = options.records.then(|| {
+            Arc::new(Mutex::new(Log {
+                bytes: Vec::new(),
+                base: from,
+            }))
+        });
+        let bytes_read = input.bytes_read();
+        let tee = Tee {
+            inner: Sniffed::new(input),
+            log: log.clone(),
+            read: window.as_ref().map_or(0, Window::from),
+        };
+        let (framer, started) = match &window {
+            Some(window) => window.framer(tee),
+            None => (GameFramer::new(tee), Ok(())),
+        };
+        let error = started.err().map(|error| ReadFailure {
+            error,
+            last_game: None,
+            at: bytes_read.get(),
+        });
         Batches {
-            bytes_read: input.bytes_read(),
-            framer: GameFramer::new(Tee {
-                inner: Sniffed::new(input),
-                log: log.clone(),
-            }),
+            bytes_read,
+            framer,
             limit: options.batch_bytes.max(1),
             free,
             log,
             pending: None,
             held: CommentIndex::new(),
             incoming: CommentIndex::new(),
-            started: false,
-            done: false,
-            error: None,
+            started: from > 0,
+            done: error.is_some(),
+            error,
             last_game: None,
         }
     }
@@ -1027,7 +1212,10 @@ impl<R: Read> Iterator for Batches<R> {
                     break;
                 }
                 None => {
-                    self.complete(None, &mut text, &mut comments, &mut slots);
+                    // The last record ends where the next game starts,
+                    // when the framer stopped before it (a window).
+                    let end = self.framer.stopped_offset();
+                    self.complete(end, &mut text, &mut comments, &mut slots);
                     self.done = true;
                     break;
                 }

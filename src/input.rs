@@ -53,6 +53,7 @@
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -61,6 +62,9 @@ use bzip2::read::MultiBzDecoder;
 
 use self::utf16::Utf16Reader;
 
+pub use self::frames::{MAX_FRAMES, ZstdFrames};
+
+mod frames;
 mod utf16;
 
 /// The smallest file that [`open`] maps into memory: below it, the mapping
@@ -436,6 +440,87 @@ impl OpenOptions {
         }
         Input::from_reader(path, file, total_len)
     }
+}
+
+/// The text that one shard ([`crate::shard`]) reads of a zstd file of
+/// several independent frames ([`ZstdFrames`]), given its `range` of the
+/// file's bytes: from the text of the first frame that starts in `range`
+/// to the text of the first frame that starts past it (the end of the
+/// text when none does). The frames before it are measured, not kept,
+/// when their headers do not give their length.
+///
+/// A frame that cannot be decompressed ends the text where one reader
+/// would stop: a shard whose frames come after it reads nothing, and the
+/// shard that holds it reads on to the error.
+///
+/// `Ok(None)` when the file is not a zstd file of several frames, or its
+/// text is UTF-16 (or it cannot be mapped): it is then one unit.
+///
+/// # Errors
+/// When the file cannot be opened or decompression cannot start.
+pub fn zstd_shard_text(path: &Path, range: Range<u64>) -> io::Result<Option<Range<u64>>> {
+    let Some((map, mut frames)) = zstd_frames(path)? else {
+        return Ok(None);
+    };
+    let bytes = map.bytes();
+    let within = frames.within(range);
+    if within.is_empty() {
+        return Ok(Some(0..0));
+    }
+    let Ok(start) = frames.text_at(bytes, within.start) else {
+        return Ok(Some(0..0));
+    };
+    let end = match within.end < frames.len() {
+        true => frames.text_at(bytes, within.end).unwrap_or(u64::MAX),
+        false => u64::MAX,
+    };
+    Ok(Some(start..end.max(start)))
+}
+
+/// Where each frame of a zstd file of several frames starts, in the file
+/// (as [`ZstdFrames::start`] counts) and in its text: for an index of the
+/// file's shards ([`crate::shard::ShardIndex`]). `Ok(None)` when the file
+/// is one unit, as for [`zstd_shard_text`].
+///
+/// # Errors
+/// When the file cannot be opened or a frame cannot be decompressed; the
+/// error names the path.
+pub fn zstd_frame_starts(path: &Path) -> io::Result<Option<Vec<(u64, u64)>>> {
+    let Some((map, mut frames)) = zstd_frames(path)? else {
+        return Ok(None);
+    };
+    (0..frames.len())
+        .map(|i| {
+            let text = frames.text_at(map.bytes(), i);
+            text.map(|text| (frames.start(i), text))
+                .map_err(|e| with_path(path, Compression::Zstd, e))
+        })
+        .collect::<io::Result<_>>()
+        .map(Some)
+}
+
+/// The zstd file at `path`, mapped, and its frames, if it has several and
+/// its text is not UTF-16.
+fn zstd_frames(path: &Path) -> io::Result<Option<(Mapped, ZstdFrames)>> {
+    let file = File::open(path).map_err(|e| with_path(path, Compression::None, e))?;
+    let Some(map) = Mapped::new(&file) else {
+        return Ok(None);
+    };
+    let bytes = map.bytes();
+    if Compression::detect(bytes) != Compression::Zstd {
+        return Ok(None);
+    }
+    let Some(frames) = ZstdFrames::walk(bytes) else {
+        return Ok(None);
+    };
+    // UTF-16 text is read transcoded: its places are not the frames'.
+    let mut text = zstd::stream::read::Decoder::with_buffer(bytes)?;
+    text.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+    let prefix = read_prefix(&mut text, utf16::SNIFF_LEN).unwrap_or_default();
+    if utf16::detect(&prefix).is_some() {
+        return Ok(None);
+    }
+    Ok(Some((map, frames)))
 }
 
 /// A plain file mapped into memory, read in place by the game framer
@@ -952,6 +1037,42 @@ mod tests {
                 input.read_to_end(&mut out).expect("read");
                 assert!(out == big, "{name}");
                 assert_eq!(input.bytes_read().get(), bytes.len() as u64);
+            }
+        }
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    /// A zstd file of several frames is split by its frames, unless its
+    /// text is UTF-16; a file of one frame is one unit.
+    #[test]
+    fn zstd_shard_texts() {
+        let big: Vec<u8> = TEXT.iter().copied().cycle().take(1 << 16).collect();
+        let frames = |text: &[u8]| -> Vec<u8> {
+            text.chunks(text.len() / 4)
+                .flat_map(|chunk| compress(Compression::Zstd, chunk))
+                .collect()
+        };
+        let dir = std::env::temp_dir().join(format!("pgnkit-input-frames-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let utf16_text = utf16(&big, true, true);
+        for (name, bytes, quarter) in [
+            ("four.pgn.zst", frames(&big), Some(big.len() as u64 / 4)),
+            ("utf16.pgn.zst", frames(&utf16_text), None),
+            ("one.pgn.zst", compress(Compression::Zstd, &big), None),
+            ("plain.pgn", big.clone(), None),
+        ] {
+            let path = dir.join(name);
+            std::fs::write(&path, &bytes).expect("write");
+            let len = bytes.len() as u64;
+            let text = |range| zstd_shard_text(&path, range).expect("open");
+            match quarter {
+                Some(q) => {
+                    assert_eq!(text(0..len), Some(0..u64::MAX), "{name}");
+                    assert_eq!(text(0..1), Some(0..q), "{name}");
+                    assert_eq!(text(1..len), Some(q..u64::MAX), "{name}");
+                    assert_eq!(text(len - 1..len), Some(0..0), "{name}");
+                }
+                None => assert_eq!(text(0..len), None, "{name}"),
             }
         }
         std::fs::remove_dir_all(&dir).expect("clean up");

@@ -6,9 +6,12 @@
 //! `[⌈T·(K−1)/N⌉, ⌈T·K/N⌉)` for shard `K` of a text of `T` bytes. A plain
 //! file that the engine reads in place is split: a game belongs to the
 //! shard in which its first byte lies, as a framer over the whole file
-//! finds it. Any other input (compressed, UTF-16, standard input, a pipe)
-//! is one unit, read whole by the shard in which its first byte lies; an
-//! input of unknown size counts no bytes. So the shards' outputs, in shard
+//! finds it. A zstd file of several independent frames is split by its
+//! frames: the shard reads the text of the frames that start in its range
+//! ([`crate::input::zstd_shard_text`]), and a game belongs to the shard in
+//! whose text its first byte lies. Any other input (compressed, UTF-16,
+//! standard input, a pipe) is one unit, read whole by the shard in which
+//! its first byte lies; an input of unknown size counts no bytes. So the shards' outputs, in shard
 //! order, concatenate into the output of the one run over every input.
 //!
 //! # Examples
@@ -31,6 +34,10 @@
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
+
+pub use self::index::{INDEX_STEP, ParseIndexError, Point, ShardIndex, Split};
+
+mod index;
 
 /// Shard `index` of `count` (both from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

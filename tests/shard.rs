@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use cli_support::{pgnkit_bytes, pgnkit_envs, pgnkit_in, temp_file};
 use pgnkit::engine::{self, Item, Options};
-use pgnkit::shard::Shard;
+use pgnkit::shard::{Shard, ShardIndex, Split};
 
 /// A game as the engine hands it: number, offset, first line, text,
 /// record; or the error of a game skipped.
@@ -44,6 +44,16 @@ fn shard(k: u32, n: u32) -> Shard {
 /// few KiB (so that the pieces' cuts fall near the shards' and are
 /// checked against them); records.
 fn assert_shards_concatenate(paths: &[PathBuf], counts: std::ops::RangeInclusive<u32>) {
+    assert_indexed_shards_concatenate(paths, counts, None);
+}
+
+/// [`assert_shards_concatenate`], the shards starting from `index` when
+/// it is given.
+fn assert_indexed_shards_concatenate(
+    paths: &[PathBuf],
+    counts: std::ops::RangeInclusive<u32>,
+    index: Option<&Path>,
+) {
     let ways = [
         (1, None, false),
         (2, Some(4096), false),
@@ -64,6 +74,7 @@ fn assert_shards_concatenate(paths: &[PathBuf], counts: std::ops::RangeInclusive
             for k in 1..=n {
                 let options = Options {
                     shard: shard(k, n),
+                    index: index.map(Path::to_path_buf),
                     ..base.clone()
                 };
                 let part = through_engine(paths, &options);
@@ -152,6 +163,24 @@ const TAGS: &[&str] = &[
     "2",
 ];
 
+/// The outputs of `validate` and `tags` on `file` in N = 1..8 shards,
+/// concatenated, equal the output of one run; with `--index INDEX` when
+/// `index` is given.
+fn assert_outputs_concatenate(file: &Path, index: Option<&Path>) {
+    let index = index.map(|i| ["--index", i.to_str().expect("a UTF-8 path")]);
+    for args in [VALIDATE, TAGS] {
+        let whole = output(args, file, None);
+        assert!(!whole.is_empty(), "{args:?} on {file:?} wrote nothing");
+        let args: Vec<&str> = args.iter().chain(index.iter().flatten()).copied().collect();
+        for n in 1..=8 {
+            let joined: Vec<u8> = (1..=n)
+                .flat_map(|k| output(&args, file, Some((k, n))))
+                .collect();
+            assert!(whole == joined, "{args:?} on {file:?} in {n} shards");
+        }
+    }
+}
+
 #[test]
 fn shards_of_the_big_corpora_concatenate_byte_for_byte() {
     let names = ["pgnmentor-12-players", "tcec-seasons-01-14"];
@@ -160,20 +189,118 @@ fn shards_of_the_big_corpora_concatenate_byte_for_byte() {
     };
     let started = Instant::now();
     for file in &files {
-        for args in [VALIDATE, TAGS] {
-            let whole = output(args, file, None);
-            assert!(!whole.is_empty(), "{args:?} on {file:?} wrote nothing");
-            for n in 1..=8 {
-                let joined: Vec<u8> = (1..=n)
-                    .flat_map(|k| output(args, file, Some((k, n))))
-                    .collect();
-                assert!(whole == joined, "{args:?} on {file:?} in {n} shards");
-            }
-        }
+        assert_outputs_concatenate(file, None);
         assert_shards_concatenate(std::slice::from_ref(file), 7..=7);
     }
     // The engine's part, not the machine's: a loose bound.
     assert!(started.elapsed() < Duration::from_secs(600));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// How a multi-frame zstd file is written ([`frames`]).
+#[derive(Debug, Clone, Copy)]
+enum Frames {
+    /// As `pzstd` writes: each frame after a skippable frame that holds
+    /// its size, and no text length in the frame's header.
+    Pzstd,
+    /// As the seekable format writes: text lengths in the headers, a
+    /// seek table in a skippable frame at the end.
+    Seekable,
+}
+
+/// `text` as independent zstd frames of `chunk` bytes of text each, cut
+/// anywhere (inside games, tags and comments), written as `how` says.
+fn frames(text: &[u8], chunk: usize, how: Frames) -> Vec<u8> {
+    let skippable = |nibble: u32, payload: &[u8]| {
+        let mut frame = (0x184D_2A50 + nibble).to_le_bytes().to_vec();
+        frame.extend(u32::try_from(payload.len()).expect("small").to_le_bytes());
+        frame.extend(payload);
+        frame
+    };
+    let mut out = Vec::new();
+    let mut table = Vec::new();
+    for piece in text.chunks(chunk) {
+        let frame = match how {
+            Frames::Pzstd => {
+                let mut encoder =
+                    zstd::stream::write::Encoder::new(Vec::new(), 1).expect("an encoder");
+                std::io::Write::write_all(&mut encoder, piece).expect("compress");
+                encoder.finish().expect("compress")
+            }
+            Frames::Seekable => zstd::bulk::compress(piece, 1).expect("compress"),
+        };
+        let size = u32::try_from(frame.len()).expect("small").to_le_bytes();
+        match how {
+            Frames::Pzstd => out.extend(skippable(0, &size)),
+            Frames::Seekable => {
+                table.extend(size);
+                table.extend(u32::try_from(piece.len()).expect("small").to_le_bytes());
+            }
+        }
+        out.extend(frame);
+    }
+    if let Frames::Seekable = how {
+        let count = u32::try_from(text.len().div_ceil(chunk)).expect("small");
+        table.extend(count.to_le_bytes());
+        table.push(0);
+        table.extend(0x8F92_EAB1u32.to_le_bytes());
+        out.extend(skippable(0xE, &table));
+    }
+    out
+}
+
+/// The big corpora of [`big_corpora`] written again as multi-frame zstd
+/// files (`name.how.pgn.zst`), `chunk` bytes of text a frame, beside them.
+fn framed_corpora(files: &[PathBuf], chunk: usize, how: Frames) -> Vec<PathBuf> {
+    files
+        .iter()
+        .map(|file| {
+            let text = std::fs::read(file).expect("a decompressed corpus");
+            let path = file.with_extension(format!("{how:?}.pgn.zst"));
+            std::fs::write(&path, frames(&text, chunk, how)).expect("a temp file");
+            path
+        })
+        .collect()
+}
+
+#[test]
+fn shards_of_multi_frame_zstd_files_concatenate_byte_for_byte() {
+    let names = ["pgnmentor-12-players", "tcec-seasons-01-14"];
+    let Some((dir, files)) = big_corpora("shard-frames", &names) else {
+        return;
+    };
+    // About what `pzstd -p 8` writes: 17 frames of TCEC, 3 of pgnmentor;
+    // and frames of 256 KiB, as a seekable file made for random access.
+    let mut framed = framed_corpora(&files, 8 << 20, Frames::Pzstd);
+    framed.extend(framed_corpora(&files[..1], 256 << 10, Frames::Seekable));
+    for file in &framed {
+        assert_outputs_concatenate(file, None);
+        assert_outputs_concatenate(file, Some(&index_of(file).1));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn shards_of_small_frames_hold_each_game_once() {
+    let Some((dir, files)) = big_corpora("shard-small-frames", &["pgnmentor-12-players"]) else {
+        return;
+    };
+    // Frames far smaller than games of TCEC would be; here a few games a
+    // frame, and games across frames everywhere.
+    for how in [Frames::Pzstd, Frames::Seekable] {
+        let framed = framed_corpora(&files, 48 << 10, how);
+        assert_shards_concatenate(&framed, 1..=8);
+        // Every shard but the first starts inside the file's text, which
+        // one unit would not: shard 2 of 2 hands out games.
+        let second = through_engine(
+            &framed,
+            &Options {
+                shard: shard(2, 2),
+                ..Options::default()
+            },
+        );
+        assert!(second.games.len() > 1000, "{how:?}: {}", second.games.len());
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -259,4 +386,79 @@ fn bad_shards_are_usage_errors() {
         assert_eq!(out.code, 2, "{bad}");
         assert!(out.stderr.contains("--shard"), "{bad}: {}", out.stderr);
     }
+}
+
+/// The index of `path`, written beside it (`path.idx`).
+fn index_of(path: &Path) -> (ShardIndex, PathBuf) {
+    let index = ShardIndex::build(path).expect("an index");
+    let written = path.with_extension("idx");
+    std::fs::write(&written, index.to_string()).expect("write the index");
+    (index, written)
+}
+
+#[test]
+fn indexed_shards_hold_each_game_once() {
+    let Some(files) = common::pgn_files(&["corpus", "broken"], false) else {
+        return;
+    };
+    let Some((dir, big)) = big_corpora("shard-index", &["pgnmentor-12-players"]) else {
+        return;
+    };
+    // Every file of the corpus and the broken files, one after another:
+    // places of the index fall into whatever they hold.
+    let all: Vec<u8> = files
+        .iter()
+        .chain(&files)
+        .flat_map(|f| std::fs::read(f).expect("a corpus file"))
+        .collect();
+    let joined = dir.join("all.pgn");
+    std::fs::write(&joined, &all).expect("a temp file");
+    let mut inputs = vec![joined, big[0].clone()];
+    inputs.extend(framed_corpora(&big, 48 << 10, Frames::Pzstd));
+    inputs.extend(framed_corpora(&big, 256 << 10, Frames::Seekable));
+    for input in &inputs {
+        let (index, written) = index_of(input);
+        let plain = input.extension().is_some_and(|e| e == "pgn");
+        let split = if plain { Split::Text } else { Split::Frames };
+        assert_eq!(index.split(), split, "{input:?}");
+        assert!(index.points().len() > 4, "{input:?}");
+        // That each place is where the framer over the whole file finds
+        // it is tested beside the index (src/shard/index.rs); here, that
+        // the shards started from them hold each game once.
+        let counts = if plain { 5..=8 } else { 1..=8 };
+        assert_indexed_shards_concatenate(std::slice::from_ref(input), counts, Some(&written));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_index_of_another_file_is_refused() {
+    let a = temp_file("shard-index-other", "a.pgn", b"[Event \"a\"]\n\n1. e4 *\n");
+    let b = a.with_file_name("b.pgn");
+    std::fs::write(&b, b"[Event \"b\"]\n\n1. d4 d5 *\n").expect("a temp file");
+    let (_, index) = index_of(&a);
+    let (a, b, index) = (
+        a.to_str().expect("UTF-8"),
+        b.to_str().expect("UTF-8"),
+        index.to_str().expect("UTF-8"),
+    );
+    let run = |files: &[&str]| {
+        let mut args = vec!["tags", "--shard", "1/2", "--index", index];
+        args.extend(files);
+        pgnkit_envs(&args, &[])
+    };
+    assert_eq!(run(&[a]).code, 0);
+    for (files, reason) in [
+        (
+            &[b][..],
+            "an index of a file of 21 bytes, not of the input's 24",
+        ),
+        (&[a, a][..], "an index serves one input only"),
+    ] {
+        let out = run(files);
+        assert_eq!(out.code, 2, "{files:?}");
+        assert!(out.stderr.contains(reason), "{}", out.stderr);
+    }
+    let out = pgnkit_envs(&["tags", "--index", index, a], &[]);
+    assert_eq!(out.code, 2, "--index without --shard");
 }

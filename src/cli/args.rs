@@ -69,8 +69,11 @@ pub struct Inputs {
     /// The inputs, one after the other, are cut into N byte ranges of
     /// nearly equal size; a game belongs to the range in which its first
     /// byte lies. A plain file is split so (its games keep their numbers
-    /// and lines in the whole file); a compressed file, standard input or
-    /// a pipe is read whole by the shard in which its first byte lies. The
+    /// and lines in the whole file); so is a zstd file of several frames
+    /// (as pzstd and seekable zstd write), by the frames that start in
+    /// each range, a game belonging to the frame in which it starts. Any
+    /// other compressed file, standard input or a pipe is read whole by
+    /// the shard in which its first byte lies. The
     /// outputs of shards 1..N, concatenated in order, are the output of
     /// one run (a header only in shard 1); summaries and exit statuses are
     /// each shard's own. See docs/distributed.md.
@@ -87,6 +90,11 @@ pub struct Inputs {
     /// movetext) stay errors. See docs/validate.md, "Lenient reading".
     #[arg(long)]
     pub lenient: bool,
+    /// With --shard, start the shard from the index of the one FILE
+    /// (`pgnkit index FILE > FILE.idx`) instead of framing everything
+    /// before its range: the same games, for less work.
+    #[arg(long, value_name = "INDEX", requires = "shard")]
+    pub index: Option<PathBuf>,
 }
 
 impl Inputs {
@@ -209,6 +217,7 @@ impl Run {
                 map,
                 records: false,
                 shard: inputs.shard(),
+                index: inputs.index.clone(),
             },
             progress: progress.progress,
             quiet: false,

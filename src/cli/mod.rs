@@ -7,6 +7,7 @@ mod convert;
 mod dedup;
 mod fen;
 mod filter;
+mod index;
 mod json;
 mod output;
 #[cfg(feature = "parquet")]
@@ -84,6 +85,7 @@ enum Command {
     Stats(stats::StatsArgs),
     Dedup(dedup::DedupArgs),
     Split(split::SplitArgs),
+    Index(index::IndexArgs),
     Board(board::BoardArgs),
     Completions(shell::CompletionsArgs),
     Man(shell::ManArgs),
@@ -102,6 +104,7 @@ pub fn run() -> anyhow::Result<Exit> {
         Command::Stats(args) => stats::run(args),
         Command::Dedup(args) => dedup::run(args),
         Command::Split(args) => split::run(args),
+        Command::Index(args) => index::run(args),
         Command::Board(args) => board::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
@@ -143,6 +146,7 @@ fn subcommand(name: &str) -> Option<clap::Command> {
         "stats" => stats::StatsArgs::augment_args(clap::Command::new("stats")),
         "dedup" => dedup::DedupArgs::augment_args(clap::Command::new("dedup")),
         "split" => split::SplitArgs::augment_args(clap::Command::new("split")),
+        "index" => index::IndexArgs::augment_args(clap::Command::new("index")),
         "board" => board::BoardArgs::augment_args(clap::Command::new("board")),
         "completions" => shell::CompletionsArgs::augment_args(clap::Command::new("completions")),
         "man" => shell::ManArgs::augment_args(clap::Command::new("man")),
@@ -206,6 +210,9 @@ mod tests {
             // A directory (`man --dir`).
             vec!["--dir".to_string(), "man1".to_string()],
             vec!["--dir=man1".to_string()],
+            // An output file and a file (`index`).
+            vec!["-o".to_string(), "x.out".to_string(), "a.pgn".to_string()],
+            vec!["a.pgn".to_string(), "-o".to_string(), "x.out".to_string()],
         ];
         for arg in sub.get_arguments() {
             let Some(long) = arg.get_long() else {

@@ -144,9 +144,10 @@ pub struct GameFramer<R> {
     /// Whether the pages of a mapped file behind the scan position are
     /// given back as it goes (not for a [`piece`](GameFramer::piece)).
     release_pages: bool,
-    /// No game starts at or past this offset in `buf`
-    /// ([`piece`](GameFramer::piece)); `usize::MAX` for a whole input.
-    stop: usize,
+    /// No game starts at or past this offset of the input
+    /// ([`piece`](GameFramer::piece), [`window`](GameFramer::window));
+    /// `u64::MAX` for a whole input.
+    stop: u64,
     /// Where the framer stopped before a game ([`Step::Stop`]).
     stopped: Option<usize>,
     /// Which versions of the hot loops run.
@@ -205,7 +206,7 @@ impl GameFramer<io::Empty> {
             .any(|&b| matches!(b, b' ' | b'\t' | 0x0b | 0x0c));
         framer.mode = Mode::LineStart { indented };
         framer.buf = Buffer::Mapped(map);
-        framer.stop = stop;
+        framer.stop = stop as u64;
         framer.number = number;
         framer.line = line;
         framer
@@ -219,6 +220,13 @@ impl<R: Read> GameFramer<R> {
     /// there is [`line`](Self::line).
     pub fn stopped_at(&self) -> Option<usize> {
         self.stopped
+    }
+
+    /// Where the framer stopped before a game at or past its stop, as an
+    /// offset of the input's text ([`window`](Self::window)); `None` as
+    /// for [`stopped_at`](Self::stopped_at).
+    pub fn stopped_offset(&self) -> Option<u64> {
+        self.stopped.map(|pos| self.base + pos as u64)
     }
 
     /// The line at the scan position (1-based, counted from the line given
@@ -244,6 +252,74 @@ impl<R: Read> GameFramer<R> {
                 Ok(None) | Err(_) => return,
             }
         }
+    }
+
+    /// Frames only the games of the input that start within `text` (byte
+    /// offsets of the text read): the games before it are framed without
+    /// being handed out ([`pass`](Self::pass)), so that the games handed
+    /// out keep their numbers and lines in the whole input, and the
+    /// framer stops before the first game that starts at or past its end.
+    /// The last game handed out may end past it.
+    ///
+    /// Returns where the first game at or after the start of `text`
+    /// starts (the games before it are [`number`](Self::number), its line
+    /// is [`line`](Self::line)); `None` when no game starts there.
+    ///
+    /// # Errors
+    /// A read error while the games before `text` are framed.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::GameFramer;
+    /// let pgn = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n\n[Event \"c\"]\n\n1. c4 *\n";
+    /// let mut framer = GameFramer::new(&pgn[..]);
+    /// // From the middle of game 1 to the middle of game 2.
+    /// assert_eq!(framer.window(5..30)?, Some(22));
+    /// assert_eq!((framer.number(), framer.line()), (1, 5));
+    /// let game = framer.next_game().expect("game 2")?;
+    /// assert_eq!((game.number, game.first_line), (2, 5));
+    /// assert!(framer.next_game().is_none());
+    /// # Ok::<(), pgnkit::pgn::ReadPgnError>(())
+    /// ```
+    pub fn window(&mut self, text: Range<u64>) -> Result<Option<u64>, ReadPgnError> {
+        let mut first = Some(self.base);
+        if text.start > self.base {
+            self.stop = text.start;
+            loop {
+                match self.frame() {
+                    Ok(Some(_)) | Err(ReadPgnError::GameTooLarge { .. }) => {}
+                    Ok(None) => break,
+                    Err(err) => return Err(err),
+                }
+            }
+            first = self.stopped_offset();
+            if self.stopped.take().is_some() {
+                self.failed = false;
+            }
+        }
+        self.stop = text.end;
+        Ok(first)
+    }
+
+    /// A framer over `reader`, the text of an input from byte `offset` on,
+    /// where a game starts (as [`window`](Self::window) finds it): its
+    /// games numbered on from `number`, its lines counted from `line`, as
+    /// if the text before had been framed.
+    pub fn resume(reader: R, offset: u64, number: u64, line: u64) -> GameFramer<R> {
+        GameFramer {
+            base: offset,
+            number,
+            line,
+            started: true,
+            ..GameFramer::new(reader)
+        }
+    }
+
+    /// Whether a game starting at the scan position would start at or
+    /// past the stop.
+    #[inline]
+    fn at_stop(&self) -> bool {
+        self.base + self.pos as u64 >= self.stop
     }
 
     /// A framer over `reader` with the default game size bound
@@ -272,7 +348,7 @@ impl<R: Read> GameFramer<R> {
             marker_from: 0,
             marker_depth: 0,
             release_pages: false,
-            stop: usize::MAX,
+            stop: u64::MAX,
             stopped: None,
             simd: Simd::detect(),
         }
@@ -888,7 +964,7 @@ impl<R: Read> GameFramer<R> {
                         b'%' if !indented => self.mode = Mode::SkipLine,
                         b';' if self.section == Section::Between => self.mode = Mode::SkipLine,
                         b'[' => match self.section {
-                            Section::Between if self.pos >= self.stop => return Step::Stop,
+                            Section::Between if self.at_stop() => return Step::Stop,
                             Section::TagsBlank => match self.repeats_a_tag() {
                                 None => return Step::NeedMore,
                                 Some(true) => return Step::End,
@@ -921,7 +997,7 @@ impl<R: Read> GameFramer<R> {
                             Section::Prelude | Section::Movetext => return Step::End,
                         },
                         _ => {
-                            if self.section == Section::Between && self.pos >= self.stop {
+                            if self.section == Section::Between && self.at_stop() {
                                 return Step::Stop;
                             }
                             self.text_line();

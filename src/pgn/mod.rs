@@ -71,4 +71,5 @@ pub use self::{
     },
 };
 
-pub(crate) use self::pieces::{Chain, FramedPiece, Link, bounded_cuts, frame_piece, game_at};
+pub use self::pieces::Link;
+pub(crate) use self::pieces::{Chain, FramedPiece, bounded_cuts, frame_piece, game_after, game_at};

@@ -246,7 +246,17 @@ pub fn game_at(map: &Arc<Mapped>, at: usize) -> Link {
     if at == 0 {
         return start;
     }
-    let mut framer = GameFramer::piece(Arc::clone(map), 0, at, 0, 1);
+    game_after(map, start, at)
+}
+
+/// [`game_at`] from `from`, a place where a game starts (or the start
+/// of the file), known with the games before it and its line: only the
+/// text from there is framed.
+pub fn game_after(map: &Arc<Mapped>, from: Link, at: usize) -> Link {
+    if from.at >= at {
+        return from;
+    }
+    let mut framer = GameFramer::piece(Arc::clone(map), from.at, at, from.number, from.line);
     framer.pass();
     Link {
         at: framer.stopped_at().unwrap_or(map.bytes().len()),
