@@ -72,5 +72,8 @@ pub use self::{
         Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Spelling, Suffix,
         is_ep_mark,
     },
-    write::{Alphabet, MoveText, ParseStyleError, Style, write_move, write_played},
+    write::{
+        Alphabet, LongForm, MoveText, ParseLettersError, ParseStyleError, Style, write_move,
+        write_played,
+    },
 };
