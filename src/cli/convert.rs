@@ -45,13 +45,13 @@ use super::run::{Writer, execute};
   pgnkit convert --to json --shard 3/8 games.pgn > games-3.jsonl
   pgnkit convert --eco games.pgn > named.pgn
   pgnkit convert --to parquet --eco -o games.parquet games.pgn
-  pgnkit convert --fix-result fixtures/myschach.pgn
-  pgnkit convert --to uci --bare fixtures/myschach.pgn
-  pgnkit convert --no-move-numbers --no-result --no-check-marks fixtures/myschach.pgn
-  pgnkit convert --to xlalg --no-tags fixtures/myschach.pgn
-  pgnkit convert --add-tags plycount,hash,fen fixtures/myschach.pgn
-  pgnkit convert --letters PCATDR --no-tags fixtures/myschach.pgn
-  pgnkit convert --fen-comments --no-tags fixtures/myschach.pgn")]
+  pgnkit convert --fix-result games.pgn
+  pgnkit convert --to uci --bare games.pgn
+  pgnkit convert --no-move-numbers --no-result --no-check-marks games.pgn
+  pgnkit convert --to xlalg --no-tags games.pgn
+  pgnkit convert --add-tags plycount,hash,fen games.pgn
+  pgnkit convert --letters PCATDR --no-tags games.pgn
+  pgnkit convert --fen-comments --no-tags games.pgn")]
 pub struct ConvertArgs {
     #[command(flatten)]
     inputs: Inputs,
