@@ -363,3 +363,57 @@ fn forms_do_not_depend_on_jobs() {
         assert_eq!(one, run("2"), "{form:?}");
     }
 }
+
+#[test]
+fn epd_operations_are_pgn_extracts_but_quoted() {
+    let Some((tool, files)) = setup(&[
+        "corpus/pgn-extract/infiles/barnes-horton.pgn",
+        "corpus/pgn-extract/infiles/fischer.pgn",
+    ]) else {
+        return;
+    };
+    let mut positions = 0;
+    for file in &files {
+        let theirs = extract(&tool, &["-Wepd"], file);
+        let path = file.to_str().expect("path");
+        let out = pgnkit(&["fen", "--all", "--epd", "--epd-ops", "c0,c1", path]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let ours: Vec<String> = out
+            .stdout
+            .lines()
+            // After the game and ply columns of --all; pgn-extract writes
+            // the strings of c0 and c1 without the quotes EPD asks for.
+            .map(|line| {
+                line.splitn(3, '\t')
+                    .nth(2)
+                    .expect("a position")
+                    .replace('"', "")
+            })
+            .collect();
+        // pgn-extract ends each game's positions with an empty line.
+        let theirs: Vec<&str> = theirs.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(ours, theirs, "{file:?}");
+        positions += ours.len();
+    }
+    // Measured: 3,267 positions.
+    assert!(positions > 3000, "{positions}");
+    let out = pgnkit(&[
+        "fen",
+        "--epd",
+        "--epd-ops",
+        "id,hmvc,fmvn",
+        files[0].to_str().expect("path"),
+    ]);
+    let fen = pgnkit(&["fen", files[0].to_str().expect("path")]).stdout;
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let plies = (fields[5].parse::<u32>().unwrap() - 1) * 2 + u32::from(fields[1] == "b");
+    assert_eq!(
+        out.stdout.trim_end(),
+        format!(
+            "{} id \"1.{plies}\"; hmvc {}; fmvn {};",
+            fields[..4].join(" "),
+            fields[4],
+            fields[5]
+        )
+    );
+}
