@@ -417,3 +417,21 @@ fn epd_operations_are_pgn_extracts_but_quoted() {
         )
     );
 }
+
+#[test]
+fn long_forms_read_back() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let file = data.join("corpus/mliebelt-pgn-parser/twic-01-232games.pgn");
+    let plain = ["--no-comments", "--no-nags", "--no-variations"];
+    let (san, _) = convert(&plain, &file);
+    for form in ["lalg", "halg", "elalg", "xlalg"] {
+        let (written, _) = convert(&["--to", form], &file);
+        let mut args = vec!["convert"];
+        args.extend_from_slice(&plain);
+        let back = cli_support::pgnkit_in(&args, written.as_bytes());
+        assert_eq!(back.code, 0, "{form}: {}", back.stderr);
+        assert!(back.stdout == san, "{form}: read back differs");
+    }
+}

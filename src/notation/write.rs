@@ -697,6 +697,50 @@ mod tests {
         }
     }
 
+    /// pgn-extract's long algebraic forms, check marks off, letters of
+    /// choice: (position, move, style, text).
+    #[test]
+    fn forms_and_letters() {
+        const EP: &str = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+        const PROMOTE: &str = "3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1";
+        const CASTLE: &str = "r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1";
+        let lan = Style::LAN;
+        let spanish = Alphabet::letters("PCATDR").unwrap();
+        #[rustfmt::skip]
+        let cases = [
+            (START, "Nf3", lan.with_long_form(LongForm::Lalg), "g1f3"),
+            (START, "Nf3", lan.with_long_form(LongForm::Halg), "g1-f3"),
+            (START, "Nf3", lan.with_long_form(LongForm::Elalg), "Ng1f3"),
+            (START, "Nf3", lan.with_long_form(LongForm::Xlalg), "Ng1-f3"),
+            (EP, "exd6", lan.with_long_form(LongForm::Lalg), "e5d6"),
+            (EP, "exd6", lan.with_long_form(LongForm::Halg), "e5-d6"),
+            (EP, "exd6", lan.with_long_form(LongForm::Elalg), "e5d6ep"),
+            (EP, "exd6", lan.with_long_form(LongForm::Xlalg), "e5xd6"),
+            (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Lalg), "e7d8Q+"),
+            (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Halg), "e7-d8Q+"),
+            (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Xlalg), "e7xd8Q+"),
+            (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Xlalg).with_check_marks(false), "e7xd8Q"),
+            (CASTLE, "O-O", lan.with_long_form(LongForm::Elalg), "e1g1"),
+            (CASTLE, "O-O-O", lan.with_long_form(LongForm::Xlalg), "e1-c1"),
+            (CASTLE, "Rxa8+", lan.with_long_form(LongForm::Elalg), "Ra1a8+"),
+            (CASTLE, "Rxa8+", Style::SAN.with_check_marks(false), "Rxa8"),
+            (START, "Nf3", Style::SAN.with_alphabet(spanish), "Cf3"),
+            (START, "e4", Style::SAN.with_alphabet(spanish).with_pawn_letter(true), "Pe4"),
+            (PROMOTE, "exd8=Q+", Style::SAN.with_alphabet(spanish), "exd8=D+"),
+            (CASTLE, "Kf1", Style::LAN.with_alphabet(spanish), "Re1-f1"),
+        ];
+        for (fen, token, style, expected) in cases {
+            assert_eq!(
+                rewrite(fen, token, style),
+                expected,
+                "{fen} {token} {style:?}"
+            );
+        }
+        for bad in ["PNBRQ", "PNBRQKX", "pnbrqk", "PNBRQQ", "PNBRQ\u{c4}"] {
+            assert_eq!(Alphabet::letters(bad), Err(ParseLettersError), "{bad}");
+        }
+    }
+
     #[test]
     fn names_and_text() {
         for (name, style) in [
