@@ -707,10 +707,32 @@ impl Converter {
         Option<Position>,
         Option<&'static Opening>,
     ) {
+        // The forms that cost a test per move (move numbers off, FEN
+        // comments) have their own writer: the others' moves pay nothing.
+        if options.fen_comments || !options.write.move_numbers {
+            self.stream_with::<true>(replayer, raw, options, out)
+        } else {
+            self.stream_with::<false>(replayer, raw, options, out)
+        }
+    }
+
+    /// [`stream`](Self::stream) with a writer that has the per-move forms
+    /// (`FORMS`) or not.
+    fn stream_with<const FORMS: bool>(
+        &mut self,
+        replayer: &mut Replayer,
+        raw: &RawGame<'_>,
+        options: &PgnOptions,
+        out: &mut Vec<u8>,
+    ) -> (
+        Conversion<StreamError>,
+        Option<Position>,
+        Option<&'static Opening>,
+    ) {
         self.stack.clear();
         self.pending.clear();
         self.movetext.clear();
-        let mut writer = Writer {
+        let mut writer = Writer::<FORMS> {
             source: raw.bytes,
             options,
             stack: &mut self.stack,
@@ -746,7 +768,7 @@ impl Converter {
 
 /// The converter's observer of one game's replay: writes each move shown
 /// in the target notation, with what the options keep around it.
-struct Writer<'c, 'a> {
+struct Writer<'c, 'a, const FORMS: bool> {
     source: &'a [u8],
     options: &'c PgnOptions,
     stack: &'c mut Vec<Frame>,
@@ -766,7 +788,7 @@ struct Writer<'c, 'a> {
     fen_after: Option<Position>,
 }
 
-impl<'a> Writer<'_, 'a> {
+impl<'a, const FORMS: bool> Writer<'_, 'a, FORMS> {
     fn top(&mut self) -> &mut Frame {
         let last = self.stack.len() - 1;
         &mut self.stack[last]
@@ -781,15 +803,17 @@ impl<'a> Writer<'_, 'a> {
     /// Writes the FEN comment of the last move written, if one is due.
     #[inline]
     fn flush_fen(&mut self) {
-        if let Some(after) = self.fen_after.take() {
-            self.write_fen(&after);
+        if FORMS {
+            self.write_fen();
         }
     }
 
-    #[cold]
-    fn write_fen(&mut self, after: &Position) {
-        self.w
-            .comment(after.fen(EpMode::Always).as_bytes(), CommentKind::Brace);
+    fn write_fen(&mut self) {
+        let Some(after) = self.fen_after.take() else {
+            return;
+        };
+        let fen = after.fen(EpMode::Always);
+        self.w.comment(fen.as_bytes(), CommentKind::Brace);
         if let Some(frame) = self.stack.last_mut() {
             frame.interrupted = true;
         }
@@ -850,7 +874,7 @@ impl<'a> Writer<'_, 'a> {
     }
 }
 
-impl<'a> Observer<'a> for Writer<'_, 'a> {
+impl<'a, const FORMS: bool> Observer<'a> for Writer<'_, 'a, FORMS> {
     const COMMENTS: bool = true;
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
@@ -891,7 +915,7 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
         let last = self.stack.len() - 1;
         let frame = &mut self.stack[last];
         if !muted {
-            if self.options.write.move_numbers {
+            if !FORMS || self.options.write.move_numbers {
                 self.w
                     .number(frame.next_ply, frame.interrupted || before_written);
             }
@@ -899,7 +923,7 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
                 Played::Move(m) => self.w.move_text(&style.text_played(before, m, after)),
                 Played::Null => self.w.token(b"--"),
             }
-            if self.options.fen_comments {
+            if FORMS && self.options.fen_comments {
                 self.fen_after = Some(*after);
             }
         }

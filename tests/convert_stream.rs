@@ -108,6 +108,14 @@ fn option_sets() -> Vec<PgnOptions> {
             style: Style::SAN.with_alphabet(Alphabet::letters("PCATDR").unwrap()),
             ..base
         },
+        PgnOptions {
+            fen_comments: true,
+            write: WriteOptions {
+                width: 60,
+                ..WriteOptions::default()
+            },
+            ..base
+        },
     ]
 }
 

@@ -222,6 +222,7 @@ impl Style {
 
     /// The text of `m` played from `before` to `after`: [`text`](Self::text)
     /// without playing the move again ([`write_played`]).
+    #[inline(always)]
     pub fn text_played(self, before: &Position, m: Move, after: &Position) -> MoveText {
         MoveText::played(before, m, after, self)
     }
@@ -483,12 +484,17 @@ impl MoveText {
                 text.push_char(style.alphabet.char(promotion));
             }
         }
-        text.push_marks(m, after, style);
+        // Written out here, not by `push_marks`: a call per move otherwise.
+        if style.check_marks && after.is_check() {
+            text.push(if after.has_legal_moves() { b'+' } else { b'#' });
+        }
+        if style.ep_mark && m.is_en_passant() {
+            text.push_str(" e.p.");
+        }
         text
     }
 
     /// The check or mate mark and the ` e.p.` mark, as `style` says.
-    #[inline]
     fn push_marks(&mut self, m: Move, after: &Position, style: Style) {
         if style.check_marks && after.is_check() {
             self.push(if after.has_legal_moves() { b'+' } else { b'#' });

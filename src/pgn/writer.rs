@@ -370,7 +370,7 @@ impl<'o> MovetextWriter<'o> {
     }
 
     /// Writes a move's text as a token ([`token`](Self::token)).
-    #[inline]
+    #[inline(always)]
     pub fn move_text(&mut self, text: &MoveText) {
         match text.head() {
             Some(head) => self.token_padded(head, text.len()),
