@@ -25,6 +25,7 @@
 
 use std::borrow::Cow;
 
+use crate::fen::EpMode;
 use crate::moves::Move;
 use crate::notation::{
     LetterPolicy, MoveKind, MoveToken, Notation, ParseMoveTokenError, ResolveError, Resolved, Style,
@@ -33,10 +34,13 @@ use crate::opening::{Classifier, Opening, set_opening_tags};
 use crate::pgn::{
     Comment, CommentKind, DRAW_OFFER, Game, Line, MoveNode, MovetextWriter, Outcome, ParseOptions,
     ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Span, SpareTags, Tag, Visitor, WriteOptions,
-    parse_game_with, result_text, start_ply, write_game_with, write_tags,
+    parse_game_with, result_text, start_ply, write_game_noted, write_game_with, write_tags,
 };
 use crate::position::Position;
-use crate::replay::{MainlinePly, Observer, Played, Replay, ReplayOptions, Replayer, Status};
+use crate::replay::{
+    DiagnosticKind, MainlinePly, Observer, Played, Replay, ReplayOptions, Replayer, Severity,
+    Status, Termination,
+};
 
 /// A move node with the position it was played in.
 #[derive(Debug, Clone)]
@@ -356,6 +360,165 @@ pub struct PgnOptions {
     pub openings: bool,
     /// Read the movetext leniently ([`ReplayOptions::lenient`]).
     pub lenient: bool,
+    /// Correct the `Result` tag and the termination marker
+    /// ([`result_fix`]); a game whose only errors are results that
+    /// contradict each other or the board is written, corrected.
+    pub fix_result: bool,
+    /// Tags to add, each replacing a tag of its name.
+    pub added: AddedTags,
+    /// A comment with the FEN after every move (mainline and variations).
+    pub fen_comments: bool,
+}
+
+/// Tags [`Converter::convert`] adds to each game written (after the
+/// others, replacing any tag of the same name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AddedTags {
+    /// `PlyCount`: the plies of the mainline (as pgn-extract `--plycount`).
+    pub ply_count: bool,
+    /// `FinalHash`: the final position's 64-bit Zobrist key, 16 hex digits
+    /// (pgnkit's own keys; pgn-extract's `HashCode` is a 32-bit hash of
+    /// its own, so the name differs).
+    pub hash: bool,
+    /// `FinalFEN`: the final position's FEN (en-passant square after every
+    /// double step, as [`EpMode::Always`]).
+    pub final_fen: bool,
+}
+
+impl AddedTags {
+    /// Whether any tag is added.
+    pub const fn any(self) -> bool {
+        self.ply_count || self.hash || self.final_fen
+    }
+
+    /// The added tags of a game, from its replay: name and value.
+    pub fn values(self, replay: &Replay) -> Vec<(&'static str, String)> {
+        let mut tags = Vec::new();
+        if self.ply_count {
+            tags.push(("PlyCount", replay.plies.to_string()));
+        }
+        if let Some(position) = &replay.position {
+            if self.hash {
+                tags.push(("FinalHash", format!("{:016x}", position.zobrist_key())));
+            }
+            if self.final_fen {
+                tags.push(("FinalFEN", position.fen(EpMode::Always)));
+            }
+        }
+        tags
+    }
+}
+
+/// A game's corrected result ([`result_fix`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResultFix {
+    /// The `Result` tag as read (`None`: absent or not a result).
+    pub tag: Option<Outcome>,
+    /// The termination marker as read.
+    pub marker: Option<Outcome>,
+    /// The result written, in the tag and as the marker.
+    pub result: Outcome,
+    /// Why: the end of the game on the board, or `None` when the result
+    /// is the termination marker's.
+    pub termination: Option<Termination>,
+}
+
+/// The correction of a game's result, when it needs one: the result the
+/// board imposes (checkmate, stalemate, dead position, fivefold
+/// repetition, 75-move rule: [`Termination::outcome`]), or else the
+/// termination marker's, written to the `Result` tag and as the marker.
+/// A missing tag or marker takes the other's value and needs no
+/// correction; `None` when both agree with the result, or the mainline
+/// was not played to its end.
+///
+/// # Examples
+/// ```
+/// use pgnkit::convert::result_fix;
+/// use pgnkit::pgn::{Outcome, RawGame};
+/// use pgnkit::replay::{ReplayOptions, replay};
+///
+/// let raw = RawGame::from_bytes(b"[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0");
+/// let fix = result_fix(&replay(&raw, &ReplayOptions::default())).unwrap();
+/// assert_eq!((fix.tag, fix.result), (Some(Outcome::WhiteWins), Outcome::BlackWins));
+/// let raw = RawGame::from_bytes(b"[Result \"*\"]\n\n1. e4 e5 1/2-1/2");
+/// let fix = result_fix(&replay(&raw, &ReplayOptions::default())).unwrap();
+/// assert_eq!((fix.result, fix.termination), (Outcome::Draw, None));
+/// ```
+pub fn result_fix(replay: &Replay) -> Option<ResultFix> {
+    let ended = replay.termination?;
+    let (tag, marker) = (replay.result_tag, replay.result_marker);
+    let termination = ended.outcome().map(|_| ended);
+    let result = ended.outcome().or(marker)?;
+    let written_tag = tag.or(marker);
+    let written_marker = marker.or(tag);
+    (written_tag != Some(result) || written_marker != Some(result)).then_some(ResultFix {
+        tag,
+        marker,
+        result,
+        termination,
+    })
+}
+
+/// Whether the replay's only errors are results that contradict each
+/// other or the board: what [`PgnOptions::fix_result`] corrects.
+fn only_result_errors(replay: &Replay) -> bool {
+    replay.status == Status::Invalid
+        && replay.complete
+        && replay.omitted.errors == 0
+        && replay.diagnostics.iter().all(|d| {
+            d.severity != Severity::Error
+                || matches!(
+                    d.kind,
+                    DiagnosticKind::ResultMismatch { .. }
+                        | DiagnosticKind::ResultContradicts { .. }
+                )
+        })
+}
+
+/// Sets the `Result` tag (the first; one is added when there is none)
+/// to `result`.
+fn set_result_tag(tags: &mut Vec<Tag<'_>>, result: Outcome) {
+    let value = result.as_str().as_bytes();
+    match tags.iter_mut().find(|t| t.is("Result")) {
+        Some(tag) => tag.value = value,
+        None => tags.push(Tag {
+            name: b"Result",
+            value,
+            span: Span::default(),
+        }),
+    }
+}
+
+/// Replaces the tags named as an added tag by the added ones, which go
+/// after the others.
+fn add_tags<'t>(tags: &mut Vec<Tag<'t>>, added: &'t [(&'static str, String)]) {
+    if added.is_empty() {
+        return;
+    }
+    tags.retain(|t| !added.iter().any(|(name, _)| t.is(name)));
+    tags.extend(added.iter().map(|(name, value)| Tag {
+        name: name.as_bytes(),
+        value: value.as_bytes(),
+        span: Span::default(),
+    }));
+}
+
+/// The added tags of a game, as `options` ask.
+fn added_values(options: &PgnOptions, replay: &Replay) -> Vec<(&'static str, String)> {
+    if options.added.any() {
+        options.added.values(replay)
+    } else {
+        Vec::new()
+    }
+}
+
+/// The correction of a game's result, if `options` ask for one.
+fn fixed_result(options: &PgnOptions, replay: &Replay) -> Option<ResultFix> {
+    if options.fix_result {
+        result_fix(replay)
+    } else {
+        None
+    }
 }
 
 /// Why the streaming converter ([`Converter::convert_streaming`]) did
@@ -443,6 +606,9 @@ pub struct Conversion<E = PlayError> {
 ///     required: None,
 ///     openings: false,
 ///     lenient: false,
+///     fix_result: false,
+///     added: Default::default(),
+///     fen_comments: false,
 /// };
 /// let raw = RawGame::from_bytes(b"1. e4 {best} (1. Nf3 $1 d5) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0");
 /// let mut out = Vec::new();
@@ -494,6 +660,7 @@ impl Converter {
             Err(StreamError::Layout(_)) => {
                 let start = start.unwrap_or_else(Position::startpos);
                 check_tree_budget(raw, MAX_TREE_MOVES).and_then(|()| {
+                    let added = added_values(options, &done.replay);
                     let parse = ParseOptions {
                         lenient: options.lenient,
                         ..ParseOptions::default()
@@ -502,6 +669,18 @@ impl Converter {
                     if let Some(found) = opening {
                         set_opening_tags(&mut game.tags, found);
                     }
+                    if let Some(fix) = fixed_result(options, &done.replay) {
+                        set_result_tag(&mut game.tags, fix.result);
+                        if let Some(marker) = &mut game.result {
+                            marker.outcome = fix.result;
+                        } else {
+                            game.result = Some(crate::pgn::ResultMarker {
+                                outcome: fix.result,
+                                span: Span::default(),
+                            });
+                        }
+                    }
+                    add_tags(&mut game.tags, &added);
                     write_pgn_tree(&game, &start, options, out)
                 })
             }
@@ -536,11 +715,33 @@ impl Converter {
         Option<Position>,
         Option<&'static Opening>,
     ) {
+        // The forms that cost a test per move (move numbers off, FEN
+        // comments) have their own writer: the others' moves pay nothing.
+        if options.fen_comments || !options.write.move_numbers {
+            self.stream_with::<true>(replayer, raw, options, out)
+        } else {
+            self.stream_with::<false>(replayer, raw, options, out)
+        }
+    }
+
+    /// [`stream`](Self::stream) with a writer that has the per-move forms
+    /// (`FORMS`) or not.
+    fn stream_with<const FORMS: bool>(
+        &mut self,
+        replayer: &mut Replayer,
+        raw: &RawGame<'_>,
+        options: &PgnOptions,
+        out: &mut Vec<u8>,
+    ) -> (
+        Conversion<StreamError>,
+        Option<Position>,
+        Option<&'static Opening>,
+    ) {
         self.stack.clear();
         self.pending.clear();
         self.movetext.clear();
         let mut tags = self.tags.take();
-        let mut writer = Writer {
+        let mut writer = Writer::<FORMS> {
             source: raw.bytes,
             options,
             stack: &mut self.stack,
@@ -551,6 +752,7 @@ impl Converter {
             start: None,
             stopped: None,
             classifier: options.openings.then(Classifier::new),
+            fen_after: None,
         };
         let replay_options = ReplayOptions {
             letters: options.letters,
@@ -558,10 +760,15 @@ impl Converter {
             lenient: options.lenient,
         };
         let replay = replayer.observe(raw, &replay_options, &mut writer);
-        let valid = replay.status == Status::Valid && writer.start.is_some();
+        let writable =
+            replay.status == Status::Valid || (options.fix_result && only_result_errors(&replay));
+        let valid = writable && writer.start.is_some();
         let start = writer.start;
         let opening = writer.classifier.and_then(|c| c.opening());
-        let written = valid.then(|| writer.finish(out));
+        let written = valid.then(|| {
+            let added = added_values(options, &replay);
+            writer.finish(fixed_result(options, &replay), &added, out)
+        });
         if let Some(Ok(())) = written {
             out.extend_from_slice(&self.movetext);
         }
@@ -572,7 +779,7 @@ impl Converter {
 
 /// The converter's observer of one game's replay: writes each move shown
 /// in the target notation, with what the options keep around it.
-struct Writer<'c, 'a> {
+struct Writer<'c, 'a, const FORMS: bool> {
     source: &'a [u8],
     options: &'c PgnOptions,
     stack: &'c mut Vec<Frame>,
@@ -586,9 +793,13 @@ struct Writer<'c, 'a> {
     stopped: Option<StreamError>,
     /// Finds the opening, with [`PgnOptions::openings`].
     classifier: Option<Classifier>,
+    /// The position after the last move written, whose FEN comment is
+    /// still to be written ([`PgnOptions::fen_comments`]): after the
+    /// move's NAGs and comments.
+    fen_after: Option<Position>,
 }
 
-impl<'a> Writer<'_, 'a> {
+impl<'a, const FORMS: bool> Writer<'_, 'a, FORMS> {
     fn top(&mut self) -> &mut Frame {
         let last = self.stack.len() - 1;
         &mut self.stack[last]
@@ -598,6 +809,25 @@ impl<'a> Writer<'_, 'a> {
     /// `span` at another place than the input has it.
     fn layout(&mut self, span: Span) {
         self.stopped.get_or_insert(StreamError::Layout(span));
+    }
+
+    /// Writes the FEN comment of the last move written, if one is due.
+    #[inline]
+    fn flush_fen(&mut self) {
+        if FORMS {
+            self.write_fen();
+        }
+    }
+
+    fn write_fen(&mut self) {
+        let Some(after) = self.fen_after.take() else {
+            return;
+        };
+        let fen = after.fen(EpMode::Always);
+        self.w.comment(fen.as_bytes(), CommentKind::Brace);
+        if let Some(frame) = self.stack.last_mut() {
+            frame.interrupted = true;
+        }
     }
 
     /// Writes the comments waiting for a move (unless `muted`); whether
@@ -625,21 +855,45 @@ impl<'a> Writer<'_, 'a> {
 
     /// Ends the movetext and writes the tags to `out` (the movetext
     /// follows them); or why the game is not written.
-    fn finish(mut self, out: &mut Vec<u8>) -> Result<(), StreamError> {
+    fn finish(
+        mut self,
+        fix: Option<ResultFix>,
+        added: &[(&'static str, String)],
+        out: &mut Vec<u8>,
+    ) -> Result<(), StreamError> {
         if let Some(err) = self.stopped.take() {
             return Err(err);
         }
+        self.flush_fen();
         self.flush_pending(false);
         if let Some(found) = self.classifier.and_then(|c| c.opening()) {
             set_opening_tags(self.tags, found);
         }
-        self.w.finish(result_text(self.tags, self.result));
-        write_tags(self.tags, self.result, self.options.write.tags, out);
+        if let Some(fix) = fix {
+            set_result_tag(self.tags, fix.result);
+            self.result = Some(fix.result);
+        }
+        // Added tags live no longer than this call: the list with them is
+        // a copy (the game's own list goes back to the spare room).
+        let mut with_added: Vec<Tag<'_>>;
+        let tags: &[Tag<'_>] = if added.is_empty() {
+            self.tags
+        } else {
+            with_added = self.tags.clone();
+            add_tags(&mut with_added, added);
+            &with_added
+        };
+        let write = &self.options.write;
+        self.w.finish_with(
+            write.result.then(|| result_text(tags, self.result)),
+            write.blank_line,
+        );
+        write_tags(tags, self.result, write.tags, out);
         Ok(())
     }
 }
 
-impl<'a> Observer<'a> for Writer<'_, 'a> {
+impl<'a, const FORMS: bool> Observer<'a> for Writer<'_, 'a, FORMS> {
     const COMMENTS: bool = true;
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
@@ -673,17 +927,23 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
             self.stopped = Some(StreamError::Play(PlayError { kind, span }));
             return;
         }
+        self.flush_fen();
         let muted = self.top().muted;
         let before_written = self.flush_pending(muted);
         let style = self.options.style;
         let last = self.stack.len() - 1;
         let frame = &mut self.stack[last];
         if !muted {
-            self.w
-                .number(frame.next_ply, frame.interrupted || before_written);
+            if !FORMS || self.options.write.move_numbers {
+                self.w
+                    .number(frame.next_ply, frame.interrupted || before_written);
+            }
             match played {
                 Played::Move(m) => self.w.move_text(&style.text_played(before, m, after)),
                 Played::Null => self.w.token(b"--"),
+            }
+            if FORMS && self.options.fen_comments {
+                self.fen_after = Some(*after);
             }
         }
         frame.next_ply += 1;
@@ -753,6 +1013,7 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
             // game, which is not written).
             self.layout(span);
         }
+        self.flush_fen();
         let variations = self.options.write.variations;
         let frame = self.top();
         frame.varied = true;
@@ -772,6 +1033,7 @@ impl<'a> Observer<'a> for Writer<'_, 'a> {
         if self.stack.len() < 2 {
             return;
         }
+        self.flush_fen();
         let muted = self.top().muted;
         self.flush_pending(muted);
         if !muted {
@@ -814,8 +1076,34 @@ pub fn write_pgn_tree(
         }
     };
     // Writing to a Vec cannot fail.
-    let _ = write_game_with(game, out, &options.write, &mut move_text);
+    if options.fen_comments {
+        let mut fens: Vec<(usize, Vec<u8>)> = Vec::new();
+        collect_fens(&line, &mut fens);
+        let mut note = |node: &MoveNode<'_>| -> Option<Cow<'static, [u8]>> {
+            let i = fens
+                .binary_search_by_key(&node.span.start, |(at, _)| *at)
+                .ok()?;
+            Some(Cow::Owned(std::mem::take(&mut fens[i].1)))
+        };
+        let _ = write_game_noted(game, out, &options.write, &mut move_text, &mut note);
+    } else {
+        let _ = write_game_with(game, out, &options.write, &mut move_text);
+    }
     Ok(())
+}
+
+/// The FEN after each move of a line and its variations, by token
+/// offset ([`PgnOptions::fen_comments`]).
+fn collect_fens(line: &PlayedLine<'_, '_>, out: &mut Vec<(usize, Vec<u8>)>) {
+    for m in &line.moves {
+        out.push((
+            m.node.span.start,
+            m.after().fen(EpMode::Always).into_bytes(),
+        ));
+        for variation in &m.variations {
+            collect_fens(variation, out);
+        }
+    }
 }
 
 /// The converted texts of a line and its variations, by token offset.

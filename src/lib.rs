@@ -96,9 +96,9 @@ pub use crate::{
     fen::{EpMode, FenError, FenField, ParseFenError, ParseFenErrorKind},
     moves::{MOVE_LIST_CAPACITY, Move, MoveList, Uci},
     notation::{
-        Alphabet, IllegalReason, LetterPolicy, Letters, Lint, Lints, MoveKind, MoveText, MoveToken,
-        Mover, Notation, ParseMoveTokenError, ParseStyleError, ResolveError, Resolved, Spelling,
-        Style, Suffix, is_ep_mark, write_move, write_played,
+        Alphabet, IllegalReason, LetterPolicy, Letters, Lint, Lints, LongForm, MoveKind, MoveText,
+        MoveToken, Mover, Notation, ParseLettersError, ParseMoveTokenError, ParseStyleError,
+        ResolveError, Resolved, Spelling, Style, Suffix, is_ep_mark, write_move, write_played,
     },
     perft::{divide, perft},
     position::{IllegalMove, Position, PositionError, PositionProblem},

@@ -115,12 +115,11 @@ fn moves(text: &str) -> Vec<String> {
 ///
 /// Differences, each with its reason:
 /// - `xlalg`: pgn-extract writes castling as the king's move (`e1-c1`);
-///   pgnkit writes `O-O`/`O-O-O` in long algebraic, as seed 001 does.
+///   pgnkit's `lan` writes `O-O`/`O-O-O`, as seed 001 does, and its
+///   `xlalg` the king's move, as pgn-extract.
 /// - `uci`: pgn-extract writes bare moves without numbers, comments or
 ///   variations; pgnkit keeps the PGN export format (numbers, comments,
 ///   variations). The moves of the mainline are compared.
-/// - `lalg`, `halg`, `elalg` (squares only, `c1-b2`, `Bc1b2`): styles
-///   pgnkit does not offer; not compared.
 #[test]
 fn pgn_extract_long_german_and_uci_goldens() {
     let Some(data) = common::data_dir() else {
@@ -154,6 +153,11 @@ fn pgn_extract_long_german_and_uci_goldens() {
         .map(|m| castle(m))
         .collect();
     assert_eq!(moves(&ours("lan", &[])), expected);
+    // `--to xlalg` is pgn-extract's form: identical.
+    assert_eq!(
+        moves(&ours("xlalg", &[])),
+        moves(&golden("test-WWxlalg-out.pgn"))
+    );
     // UCI: the mainline.
     assert_eq!(
         moves(&ours("uci", &["--no-variations", "--no-comments"])),
@@ -205,67 +209,25 @@ fn roster(tags: &[String]) -> Vec<String> {
 }
 
 /// pgn-extract's `-Wlalg`, `-Whalg`, `-Welalg` outputs of `test-ucW.pgn`:
-/// long algebraic styles pgnkit does not offer (squares only `c1b2`,
-/// hyphenated squares `c1-b2`, letters without separator `Bc1b2`). Each is
-/// derived move by move from pgnkit's own `--to lan` and `--to uci`
-/// outputs, so the moves (mainline and variation) and the check marks are
-/// compared, and the differences are data:
-fn long_style_differences() -> Vec<(&'static str, &'static str)> {
-    vec![
-        ("lalg", "squares only: pgnkit's uci with lan's check mark"),
-        ("halg", "squares joined by '-' (captures too): not offered"),
-        ("elalg", "piece letter and squares, no '-'/'x': not offered"),
-        (
-            "castling",
-            "all three write the king's move (e1c1); pgnkit writes O-O-O",
-        ),
-    ]
-}
-
+/// the forms `--to lalg`, `halg`, `elalg` write (squares only `c1b2`,
+/// hyphenated squares `c1-b2`, letters without separator `Bc1b2`;
+/// castling as the king's move), move by move, variations included.
 #[test]
 fn pgn_extract_long_algebraic_styles_move_by_move() {
     let Some(data) = common::data_dir() else {
         return;
     };
-    assert_eq!(long_style_differences().len(), 4);
     let dir = data.join("corpus/pgn-extract");
     let input = dir.join("infiles/test-ucW.pgn");
     let input = input.to_str().unwrap();
     let golden = |name: &str| std::fs::read_to_string(dir.join("golden").join(name)).unwrap();
-    let ours = |to: &str| {
-        let out = pgnkit(&["convert", "--to", to, input]);
-        assert_eq!((out.code, out.stderr.as_str()), (0, ""));
-        moves(&out.stdout)
-    };
-    let (lan, uci) = (ours("lan"), ours("uci"));
-    assert_eq!(lan.len(), uci.len());
-    assert!(lan.len() > 70, "{}", lan.len());
-    // (lan, uci) → the pgn-extract style.
-    let derive = |style: &str| -> Vec<String> {
-        lan.iter()
-            .zip(&uci)
-            .map(|(lan, uci)| {
-                let check = lan.trim_start_matches(|c| c != '+' && c != '#');
-                let body = lan.trim_end_matches(['+', '#']);
-                let squares = if body.starts_with("O-O") {
-                    uci.clone()
-                } else {
-                    body.trim_start_matches(|c: char| c.is_ascii_uppercase())
-                        .replace(['-', 'x'], "")
-                };
-                let text = match style {
-                    "lalg" => squares,
-                    "halg" => format!("{}-{}", &squares[..2], &squares[2..]),
-                    _ if body.starts_with("O-O") => squares,
-                    _ => body.replace(['-', 'x'], ""),
-                };
-                text + check
-            })
-            .collect()
-    };
     for style in ["lalg", "halg", "elalg"] {
+        let out = pgnkit(&["convert", "--to", style, input]);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""));
+        let ours = moves(&out.stdout);
+        assert!(ours.len() > 70, "{}", ours.len());
         let expected = moves(&golden(&format!("test-WW{style}-out.pgn")));
-        assert_eq!(derive(style), expected, "{style}");
+        assert_eq!(ours, expected, "{style}");
     }
 }
 

@@ -6,28 +6,10 @@ mod cli_support;
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use cli_support::{pgnkit, temp_file};
-
-/// pgn-extract, on PATH or where Debian puts it; `None` (after saying so)
-/// when it is missing, a failure where `PGNKIT_REQUIRE_TOOLS=1`.
-fn pgn_extract() -> Option<PathBuf> {
-    let found = ["pgn-extract", "/usr/games/pgn-extract"]
-        .into_iter()
-        .map(PathBuf::from)
-        .find(|p| Command::new(p).arg("-h").output().is_ok());
-    if found.is_none() {
-        let required = std::env::var("PGNKIT_REQUIRE_TOOLS").is_ok_and(|v| v == "1");
-        assert!(
-            !required,
-            "pgn-extract is missing and PGNKIT_REQUIRE_TOOLS=1"
-        );
-        common::say_skipped("pgn-extract not found");
-    }
-    found
-}
 
 /// The games of a PGN file pgnkit wrote or pgn-extract wrote: (White,
 /// Black, Round, Date) and whether the mainline has a promotion.
@@ -67,7 +49,7 @@ fn material_patterns_select_what_pgn_extract_selects() {
     let Some(data) = common::data_dir() else {
         return;
     };
-    let Some(extract) = pgn_extract() else {
+    let Some(extract) = common::pgn_extract() else {
         return;
     };
     let files = [

@@ -7,10 +7,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use pgnkit::convert::{Converter, PgnOptions, Required, StreamError, write_pgn_tree};
+use pgnkit::convert::{AddedTags, Converter, PgnOptions, Required, StreamError, write_pgn_tree};
 use pgnkit::pgn::{GameFramer, RawGame, TagSelection, WriteOptions, parse_game};
 use pgnkit::replay::{ReplayOptions, Replayer};
-use pgnkit::{LetterPolicy, Position, Style, replay::Status};
+use pgnkit::{Alphabet, LetterPolicy, LongForm, Position, Style, replay::Status};
 
 fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
@@ -37,6 +37,9 @@ fn option_sets() -> Vec<PgnOptions> {
         required: None,
         openings: false,
         lenient: false,
+        fix_result: false,
+        added: AddedTags::default(),
+        fen_comments: false,
     };
     let bare = WriteOptions {
         comments: false,
@@ -87,6 +90,31 @@ fn option_sets() -> Vec<PgnOptions> {
         PgnOptions {
             write: bare,
             required: Some(Required::San),
+            ..base
+        },
+        PgnOptions {
+            style: Style::LAN
+                .with_long_form(LongForm::Xlalg)
+                .with_check_marks(false),
+            write: WriteOptions {
+                move_numbers: false,
+                result: false,
+                blank_line: false,
+                width: usize::MAX,
+                ..WriteOptions::default()
+            },
+            ..base
+        },
+        PgnOptions {
+            style: Style::SAN.with_alphabet(Alphabet::letters("PCATDR").unwrap()),
+            ..base
+        },
+        PgnOptions {
+            fen_comments: true,
+            write: WriteOptions {
+                width: 60,
+                ..WriteOptions::default()
+            },
             ..base
         },
     ]

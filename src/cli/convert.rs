@@ -5,23 +5,23 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use pgnkit::convert::{
-    Converter, MAX_TREE_MOVES, PgnOptions, PlayError, PlayErrorKind, Required, check_tree_budget,
-    play_game,
+    AddedTags, Converter, MAX_TREE_MOVES, PgnOptions, PlayError, PlayErrorKind, Required,
+    ResultFix, check_tree_budget, play_game, result_fix,
 };
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::opening::{Classifier, set_opening_tags};
 use pgnkit::pgn::{
-    LineIndex, ParseOptions, ParsePgnErrorKind, RawGame, TagSelection, WriteOptions,
+    LineIndex, Outcome, ParseOptions, ParsePgnErrorKind, RawGame, Span, TagSelection, WriteOptions,
     parse_game_with,
 };
-use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
-use pgnkit::{LetterPolicy, Position, Style, encoding, replay::Status};
+use pgnkit::replay::{DiagnosticKind, MainlinePly, Replay, ReplayOptions, Severity};
+use pgnkit::{Alphabet, LetterPolicy, LongForm, Position, Style, encoding, replay::Status};
 
 use super::Exit;
 use super::args::{Colour, Inputs, Jobs, OutputFile, Run, ShowProgress};
 use super::json;
 use super::output::Output;
-use super::report::{Context, Done, game_of, write_errors};
+use super::report::{Context, Done, game_of, write_errors, write_game_warning};
 use super::run::{Writer, execute};
 
 /// Rewrite games with their moves in another notation, as PGN in export
@@ -46,12 +46,21 @@ use super::run::{Writer, execute};
   pgnkit convert --to json --shard 3/8 games.pgn > games-3.jsonl
   pgnkit convert --eco games.pgn > named.pgn
   pgnkit convert --to parquet --eco -o games.parquet games.pgn
-  pgnkit convert --lenient -o salvaged.pgn games.pgn")]
+  pgnkit convert --lenient -o salvaged.pgn games.pgn
+  pgnkit convert --fix-result games.pgn
+  pgnkit convert --to uci --bare games.pgn
+  pgnkit convert --no-move-numbers --no-result --no-check-marks games.pgn
+  pgnkit convert --to xlalg --no-tags games.pgn
+  pgnkit convert --add-tags plycount,hash,fen games.pgn
+  pgnkit convert --letters PCATDR --no-tags games.pgn
+  pgnkit convert --fen-comments --no-tags games.pgn")]
 pub struct ConvertArgs {
     #[command(flatten)]
     inputs: Inputs,
     /// Notation to write: san (`Nf3`), lan (`Ng1-f3`), uci (`g1f3`), de
-    /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`), json (one object
+    /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`); pgn-extract's long
+    /// algebraic forms lalg (`g1f3`), halg (`g1-f3`), elalg (`Ng1f3`),
+    /// xlalg (`Ng1-f3`, castling `e1-g1`, see docs/convert.md); json (one object
     /// per game and line, moves in SAN and UCI), or parquet (needs -o FILE;
     /// one row per game: typed tags, result, plies, status, SAN, UCI,
     /// clocks and evaluations as lists; see docs/parquet.md).
@@ -89,6 +98,43 @@ pub struct ConvertArgs {
     /// Maximum line length of the movetext.
     #[arg(long, value_name = "N", default_value_t = 80)]
     width: usize,
+    /// Leave out move numbers (`1.`, `1...`).
+    #[arg(long)]
+    no_move_numbers: bool,
+    /// Leave out the termination marker after the moves (the Result tag
+    /// stays).
+    #[arg(long)]
+    no_result: bool,
+    /// Leave out check and mate marks (`+`, `#`).
+    #[arg(long)]
+    no_check_marks: bool,
+    /// Moves only, one game per line, for engines: no tags, move numbers,
+    /// result, check marks, comments, NAGs or variations (with --to uci,
+    /// what follows `position startpos moves`).
+    #[arg(long)]
+    bare: bool,
+    /// Write piece letters of any language: six upper-case letters in the
+    /// order pawn, knight, bishop, rook, queen, king (pgn-extract's
+    /// `-Wsan` order, English `PNBRQK`, German `BSLTDK`); the pawn's
+    /// letter shows with --pawn-letter. For SAN and long algebraic output.
+    #[arg(long, value_name = "PNBRQK", value_parser = parse_letters)]
+    letters: Option<Alphabet>,
+    /// Correct the Result tag and the termination marker: to the result the
+    /// board imposes (checkmate, stalemate, dead position, fivefold
+    /// repetition, 75-move rule), else to the termination marker's. Each
+    /// change is a warning on standard error; a game whose only errors
+    /// are such results is written, corrected.
+    #[arg(long)]
+    fix_result: bool,
+    /// Add tags (comma-separated): plycount (`PlyCount`), hash
+    /// (`FinalHash`, the final position's 64-bit Zobrist key in hex), fen
+    /// (`FinalFEN`, the final position). Each replaces a tag of its name.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "TAG,...")]
+    add_tags: Vec<AddTag>,
+    /// A comment with the FEN after every move (as pgn-extract
+    /// --fencomments).
+    #[arg(long)]
+    fen_comments: bool,
     /// With --to json: the FEN after every move too.
     #[arg(long)]
     fens: bool,
@@ -112,6 +158,22 @@ pub struct ConvertArgs {
     color: Colour,
 }
 
+/// A tag `--add-tags` adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum AddTag {
+    /// `PlyCount`: the plies of the mainline.
+    Plycount,
+    /// `FinalHash`: the final position's Zobrist key, 16 hex digits.
+    Hash,
+    /// `FinalFEN`: the final position.
+    Fen,
+}
+
+/// Reads `--letters`.
+fn parse_letters(text: &str) -> Result<Alphabet, String> {
+    Alphabet::letters(text).map_err(|e| e.to_string())
+}
+
 /// The output notation (`--to`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 enum To {
@@ -128,6 +190,15 @@ enum To {
     DeLan,
     /// SAN with figurines.
     Figurine,
+    /// Long algebraic, no piece letters, no separator (pgn-extract -Wlalg).
+    Lalg,
+    /// Long algebraic, no piece letters, hyphenated (pgn-extract -Whalg).
+    Halg,
+    /// Long algebraic, piece letters, no separator (pgn-extract -Welalg).
+    Elalg,
+    /// Long algebraic, piece letters, `-` or `x`, castling as the king's
+    /// move (pgn-extract -Wxlalg).
+    Xlalg,
     /// One JSON object per game and line (see docs/convert.md).
     Json,
     /// Parquet, one row per game (needs -o FILE; see docs/parquet.md).
@@ -186,20 +257,50 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         To::De => Style::DE,
         To::DeLan => Style::DE_LAN,
         To::Figurine => Style::FIGURINE,
+        To::Lalg => Style::LAN.with_long_form(LongForm::Lalg),
+        To::Halg => Style::LAN.with_long_form(LongForm::Halg),
+        To::Elalg => Style::LAN.with_long_form(LongForm::Elalg),
+        To::Xlalg => Style::LAN.with_long_form(LongForm::Xlalg),
         To::Json | To::Parquet => Style::SAN,
     }
     .with_pawn_letter(args.pawn_letter)
-    .with_ep_mark(args.ep_mark);
+    .with_ep_mark(args.ep_mark)
+    .with_check_marks(!(args.no_check_marks || args.bare));
+    let style = match args.letters {
+        Some(letters) => {
+            anyhow::ensure!(
+                !matches!(args.to, To::Uci | To::Json | To::Parquet),
+                "--letters is for SAN and long algebraic, not --to uci, json or parquet"
+            );
+            style.with_alphabet(letters)
+        }
+        None => style,
+    };
+    let pgn_only = args.bare
+        || args.no_move_numbers
+        || args.no_result
+        || args.no_check_marks
+        || args.fix_result
+        || args.fen_comments
+        || !args.add_tags.is_empty();
+    anyhow::ensure!(
+        !(pgn_only && matches!(args.to, To::Json | To::Parquet)),
+        "--bare, --no-move-numbers, --no-result, --no-check-marks, --fix-result, \
+         --add-tags and --fen-comments shape PGN output, not --to json or parquet"
+    );
     let write_options = WriteOptions {
-        width: args.width,
-        tags: if args.no_tags {
+        width: if args.bare { usize::MAX } else { args.width },
+        tags: if args.no_tags || args.bare {
             TagSelection::None
         } else {
             TagSelection::All
         },
-        comments: !args.no_comments,
-        variations: !args.no_variations,
-        nags: !args.no_nags,
+        comments: !(args.no_comments || args.bare),
+        variations: !(args.no_variations || args.bare),
+        nags: !(args.no_nags || args.bare),
+        move_numbers: !(args.no_move_numbers || args.bare),
+        result: !(args.no_result || args.bare),
+        blank_line: !args.bare,
     };
     let pgn_options = PgnOptions {
         style,
@@ -208,6 +309,13 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         required: args.from.required(),
         openings: args.eco,
         lenient: args.inputs.lenient,
+        fix_result: args.fix_result,
+        added: AddedTags {
+            ply_count: args.add_tags.contains(&AddTag::Plycount),
+            hash: args.add_tags.contains(&AddTag::Hash),
+            final_fen: args.add_tags.contains(&AddTag::Fen),
+        },
+        fen_comments: args.fen_comments,
     };
     let options = ReplayOptions {
         letters: args.from.letters(),
@@ -288,6 +396,9 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
             (replay, converted)
         } else {
             let c = converter.convert(replayer, &raw, &pgn_options, &mut done.stdout);
+            if args.fix_result && matches!(c.written, Some(Ok(()))) {
+                report_fix(&ctx, &raw, &c.replay, done);
+            }
             (c.replay, c.written)
         };
         let mut errored = converted.is_none();
@@ -614,7 +725,15 @@ fn from_json(
                 continue;
             };
             match converted {
-                Ok(()) => out.write_all(&buf)?,
+                Ok(()) => {
+                    if let Some(fix) = result_fix(&replay).filter(|_| args.fix_result) {
+                        eprintln!(
+                            "{shown}:{line_number}: warning: game {number}: {}",
+                            fix_message(&fix)
+                        );
+                    }
+                    out.write_all(&buf)?;
+                }
                 Err(err) => {
                     report(&format_args!(
                         "{}: {err}",
@@ -626,6 +745,42 @@ fn from_json(
         }
     }
     Ok(errors)
+}
+
+/// Reports the correction `--fix-result` made to a game's result, at its
+/// result marker (or its Result tag, or its start).
+fn report_fix<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, done: &mut Done<X>) {
+    let Some(fix) = result_fix(replay) else {
+        return;
+    };
+    let span = replay
+        .diagnostics
+        .iter()
+        .find(|d| {
+            matches!(
+                d.kind,
+                DiagnosticKind::ResultMismatch { .. }
+                    | DiagnosticKind::ResultContradicts { .. }
+                    | DiagnosticKind::UnknownResultOnFinishedBoard(_)
+            )
+        })
+        .map_or_else(Span::default, |d| d.span);
+    write_game_warning(ctx, raw, replay, span, &fix_message(&fix), done);
+}
+
+/// What `--fix-result` changed, and why.
+fn fix_message(fix: &ResultFix) -> String {
+    let shown = |o: Option<Outcome>| o.map_or("none", Outcome::as_str);
+    let why = match fix.termination {
+        Some(termination) => termination.to_string(),
+        None => "the termination marker".to_string(),
+    };
+    format!(
+        "result corrected: Result tag {}, marker {} -> {}: {why}",
+        shown(fix.tag),
+        shown(fix.marker),
+        fix.result.as_str()
+    )
 }
 
 /// A game written as read, then a blank line; in UTF-8 like every PGN

@@ -38,6 +38,7 @@ use super::run::{Writer, execute};
   pgnkit fen --ply 10 --with White,Black games.pgn
   pgnkit fen --move 5b --epd games.pgn
   pgnkit fen --all games.pgn | head -n 20
+  pgnkit fen --epd --epd-ops id,c0,c1,hmvc,fmvn games.pgn
   pgnkit fen --shard 1/2 games.pgn > 1.fen && pgnkit fen --shard 2/2 games.pgn > 2.fen
   pgnkit fen --lenient games.pgn",
     mut_arg("lang", |a| a.help("Piece-letter alphabet: auto, en, de (B = Bauer)")),
@@ -66,6 +67,19 @@ pub struct FenArgs {
     /// Write EPD (the first four FEN fields) instead of FEN.
     #[arg(long)]
     epd: bool,
+    /// EPD operations to append, in the order given (comma-separated):
+    /// id (`id "GAME.PLY"`: the game's number and the ply), c0
+    /// (`c0 "White-Black Event Site Date"`, as pgn-extract -Wepd), c1
+    /// (`c1 "Result"`), hmvc and fmvn (the halfmove clock and fullmove
+    /// number EPD leaves out of the position).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        value_name = "OP,...",
+        requires = "epd"
+    )]
+    epd_ops: Vec<EpdOp>,
     /// Which en-passant square to show: always (after every double step, as
     /// the PGN standard says) or legal (only when a capture is possible).
     #[arg(long, value_enum, default_value_t)]
@@ -90,6 +104,77 @@ enum Ep {
     Always,
     /// Only when an en-passant capture is legal.
     Legal,
+}
+
+/// An EPD operation (`--epd-ops`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum EpdOp {
+    /// `id "GAME.PLY"`.
+    Id,
+    /// `c0 "White-Black Event Site Date"` (pgn-extract's c0).
+    C0,
+    /// `c1 "Result"`.
+    C1,
+    /// `hmvc N`: the halfmove clock.
+    Hmvc,
+    /// `fmvn N`: the fullmove number.
+    Fmvn,
+}
+
+/// The text of one game's `c0` and `c1` operations (each quoted; a
+/// double quote in a tag value becomes a single one, EPD strings having
+/// no escapes).
+fn epd_game_texts(source: &[u8], ops: &[EpdOp]) -> [String; 2] {
+    if !ops.iter().any(|op| matches!(op, EpdOp::C0 | EpdOp::C1)) {
+        return [String::new(), String::new()];
+    }
+    let tags = pgnkit::filter::read_tags(source);
+    let tag = |name: &str| -> String {
+        let value = tags
+            .iter()
+            .find(|t| t.name == name.as_bytes())
+            .map(|t| encoding::decode(&unescape(t.value)).into_owned())
+            .unwrap_or_else(|| "?".to_string());
+        value
+            .chars()
+            .map(|c| match c {
+                '"' => '\'',
+                c if c.is_control() => ' ',
+                c => c,
+            })
+            .collect()
+    };
+    [
+        format!(
+            "{}-{} {} {} {}",
+            tag("White"),
+            tag("Black"),
+            tag("Event"),
+            tag("Site"),
+            tag("Date")
+        ),
+        tag("Result"),
+    ]
+}
+
+/// Appends the `--epd-ops` of a position to its EPD line.
+fn push_epd_ops(
+    line: &mut String,
+    ops: &[EpdOp],
+    pos: &pgnkit::Position,
+    (game, ply): (u64, u32),
+    texts: &[String; 2],
+) {
+    use std::fmt::Write as _;
+    for op in ops {
+        let _ = match op {
+            EpdOp::Id => write!(line, " id \"{game}.{ply}\";"),
+            EpdOp::C0 => write!(line, " c0 \"{}\";", texts[0]),
+            EpdOp::C1 => write!(line, " c1 \"{}\";", texts[1]),
+            EpdOp::Hmvc => write!(line, " hmvc {};", pos.halfmoves()),
+            EpdOp::Fmvn => write!(line, " fmvn {};", pos.fullmoves()),
+        };
+    }
 }
 
 /// A move of `--move`: its number and whose it is.
@@ -154,16 +239,19 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         lenient: args.inputs.lenient,
     };
     let epd = args.epd;
+    let ops = &args.epd_ops[..];
     // Each position written into one buffer, reused line after line.
-    let show = move |pos: &pgnkit::Position, line: &mut String| {
-        line.clear();
-        // Writing to a string does not fail.
-        let _ = if epd {
-            pos.write_epd(mode, line)
-        } else {
-            pos.write_fen(mode, line)
+    let show =
+        move |pos: &pgnkit::Position, at: (u64, u32), texts: &[String; 2], line: &mut String| {
+            line.clear();
+            // Writing to a string does not fail.
+            if epd {
+                let _ = pos.write_epd(mode, line);
+                push_epd_ops(line, ops, pos, at, texts);
+            } else {
+                let _ = pos.write_fen(mode, line);
+            }
         };
-    };
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
     let game = |(replayer, seen): &mut (PooledReplayer, VecDeque<Seen>),
                 item: &Item<'_>,
@@ -175,6 +263,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         let source = raw.bytes;
         seen.clear();
         let columns = tag_columns(source, &args.with);
+        let texts = epd_game_texts(source, ops);
         // --all writes each position as it comes, remembering where its
         // line starts and where its move ends: the lines from the
         // first untrusted position on are cut off after the replay.
@@ -207,7 +296,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 // move is written, known after the replay.
                 let end = if p.ply == 0 { usize::MAX } else { p.span.end };
                 lines_at.push((done.stdout_len(), end));
-                show(p.position, &mut line);
+                show(p.position, (raw.number, p.ply), &texts, &mut line);
                 push_line(&mut done.stdout, Some((raw.number, p.ply)), &line, &columns);
                 if let Err(err) = done.spill() {
                     spill_error.get_or_insert(err);
@@ -227,7 +316,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 {
                     seen.pop_front();
                 }
-                show(p.position, &mut line);
+                show(p.position, (raw.number, p.ply), &texts, &mut line);
                 seen.push_back(Seen {
                     ply: p.ply,
                     span: p.span,
@@ -265,7 +354,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 if let Some(pos) = &replay.position
                     && replay.status == Status::Valid
                 {
-                    show(pos, &mut line);
+                    show(pos, (raw.number, replay.plies), &texts, &mut line);
                     push_line(&mut lines, None, &line, &columns);
                     printed = true;
                 }

@@ -380,6 +380,29 @@ pub fn write_diagnostic<X>(
     }
 }
 
+/// Writes a warning about a game as a whole that is no diagnostic of its
+/// replay (e.g. a change `convert` made): `path:line:col: warning: game N
+/// (White - Black): message`, placed at `span` of the game's text.
+pub fn write_game_warning<X>(
+    ctx: &Context<'_>,
+    raw: &RawGame<'_>,
+    replay: &Replay,
+    span: Span,
+    message: &str,
+    done: &mut Done<X>,
+) {
+    let source = raw.bytes;
+    let (line, column) = LineIndex::of_game(raw).line_col(span);
+    let s = format!(
+        "{} game {} ({} - {}): {message}\n",
+        ctx.head(line, column, shown(Severity::Warning, ctx.strict)),
+        raw.number,
+        tag_text(source, replay.white),
+        tag_text(source, replay.black),
+    );
+    done.stderr.extend_from_slice(s.as_bytes());
+}
+
 /// Writes one syntax error found without a replay (`validate
 /// --syntax-only`): the shape of [`write_diagnostic`], without the move
 /// number, the position and the variation flag, which only a replay knows.

@@ -21,6 +21,8 @@
 //!   `exd6e.p.`/`exd6ep`, `+`, `++`, `#`;
 //! - long algebraic: `e2-e4`, `Ng1-f3`, `Ng1xf3`, `Ng1f3`, `e4xd5`,
 //!   `e7-e8=Q`, `e7-e8Q`, and without piece letters `g1-f3`, `e1-g1`;
+//!   an en-passant capture marked by `ep` alone (`e5d6ep`, pgn-extract's
+//!   `-Welalg`);
 //! - UCI: `e2e4`, `e7e8q` (or `e7e8Q`), `e1g1`;
 //! - German letters `K D T L S B` (`Sf3`, `Lxb5`, `Dd1-f3`, `b2-b1=D`,
 //!   `Be2-e4` with `B` for Bauer);
@@ -72,5 +74,8 @@ pub use self::{
         Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Spelling, Suffix,
         is_ep_mark,
     },
-    write::{Alphabet, MoveText, ParseStyleError, Style, write_move, write_played},
+    write::{
+        Alphabet, LongForm, MoveText, ParseLettersError, ParseStyleError, Style, write_move,
+        write_played,
+    },
 };

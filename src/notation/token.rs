@@ -734,12 +734,16 @@ impl Reader<'_> {
         }
 
         let ep_at = self.pos;
-        if self.ep_mark()? {
+        let ep = self.ep_mark()?;
+        if ep {
             let pawn = matches!(
                 mover,
                 Mover::Unnamed | Mover::BishopOrPawn | Mover::Role(Role::Pawn)
             );
-            if !capture || promotion.is_some() || !pawn {
+            // pgn-extract's -Welalg marks the capture by the mark alone
+            // (`e5d6ep`): a move between files.
+            let diagonal = separator.is_none() && full_origin && from_file != Some(to.file());
+            if !(capture || diagonal) || promotion.is_some() || !pawn {
                 return Err(ParseMoveTokenError::Unexpected { offset: ep_at });
             }
             spelling = spelling.with(Spelling::EP_MARK);
@@ -749,7 +753,7 @@ impl Reader<'_> {
 
         let notation = match promotion {
             _ if !full_origin => Notation::San,
-            None | Some((_, PromotionStyle::Bare)) if uci => Notation::Uci,
+            None | Some((_, PromotionStyle::Bare)) if uci && !ep => Notation::Uci,
             _ => Notation::Long,
         };
         Ok(MoveToken {
@@ -901,6 +905,9 @@ mod tests {
             ("exd6e.p", token(normal(u, "e", true, "d6", None), San, L::None, EP, None)),
             ("exd6e.p.+", token(normal(u, "e", true, "d6", None), San, L::None, EP, CHECK)),
             ("e5xd6ep", token(normal(u, "e5", true, "d6", None), Long, L::None, EP, None)),
+            ("e5d6ep", token(normal(u, "e5", false, "d6", None), Long, L::None, EP, None)),
+            ("e5d6ep+", token(normal(u, "e5", false, "d6", None), Long, L::None, EP, CHECK)),
+            ("e5e6ep", unexpected(4)),
             // Long algebraic
             ("e2-e4", token(normal(u, "e2", false, "e4", None), Long, L::None, STD, None)),
             ("e2xe4", token(normal(u, "e2", true, "e4", None), Long, L::None, STD, None)),

@@ -23,6 +23,10 @@ pub enum Alphabet {
     German,
     /// `♔ ♕ ♖ ♗ ♘ ♙` (the white figurines for both sides).
     Figurine,
+    /// Any six ASCII letters, in the order of [`Role::ALL`] (pawn, knight,
+    /// bishop, rook, queen, king: pgn-extract's `-Wsan` order), e.g.
+    /// `*b"PSLTDK"`. For writing; [`Alphabet::letters`] checks them.
+    Letters([u8; 6]),
 }
 
 impl Alphabet {
@@ -33,8 +37,69 @@ impl Alphabet {
             Alphabet::English => role.upper_char(),
             Alphabet::German => role.german_char(),
             Alphabet::Figurine => role.figurine(),
+            Alphabet::Letters(letters) => letters[role.index()] as char,
         }
     }
+
+    /// The alphabet of six letters in the order of [`Role::ALL`]
+    /// (`PNBRQK`), or why they cannot name pieces: each must be an ASCII
+    /// upper-case letter (lower case reads as a file or a UCI promotion)
+    /// and the six must differ.
+    ///
+    /// # Errors
+    /// [`ParseLettersError`] when the text is not six distinct upper-case
+    /// ASCII letters.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{Alphabet, Role};
+    ///
+    /// let spanish = Alphabet::letters("PCARDR");
+    /// assert!(spanish.is_err());
+    /// let spanish = Alphabet::letters("PCATDR")?;
+    /// assert_eq!(spanish.char(Role::Knight), 'C');
+    /// # Ok::<_, pgnkit::ParseLettersError>(())
+    /// ```
+    pub fn letters(text: &str) -> Result<Alphabet, ParseLettersError> {
+        let bytes = text.as_bytes();
+        let letters: [u8; 6] = bytes.try_into().map_err(|_| ParseLettersError)?;
+        let distinct = letters
+            .iter()
+            .enumerate()
+            .all(|(i, b)| b.is_ascii_uppercase() && !letters[..i].contains(b));
+        if distinct {
+            Ok(Alphabet::Letters(letters))
+        } else {
+            Err(ParseLettersError)
+        }
+    }
+}
+
+/// Error of [`Alphabet::letters`]: not six distinct upper-case ASCII
+/// letters.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("piece letters must be six distinct upper-case ASCII letters in the order PNBRQK")]
+pub struct ParseLettersError;
+
+/// The forms of long algebraic notation: pgnkit's own and the four
+/// pgn-extract writes (its `-W` names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LongForm {
+    /// `Ng1-f3 e4xd5 e7-e8=Q O-O` (pgn-extract `-Wxolalg`).
+    #[default]
+    Lan,
+    /// No piece letters, no separator, castling as the king's move:
+    /// `g1f3 e4d5 e7e8Q e1g1` (`-Wlalg`).
+    Lalg,
+    /// [`Lalg`](Self::Lalg) with a hyphen between the squares, captures
+    /// too: `g1-f3 e4-d5 e7-e8Q e1-g1` (`-Whalg`).
+    Halg,
+    /// [`Lalg`](Self::Lalg) with piece letters, and `ep` after an
+    /// en-passant capture: `Ng1f3 e4d5 e5d6ep e7e8Q e1g1` (`-Welalg`).
+    Elalg,
+    /// Piece letters, `-` or `x` between the squares, castling as the
+    /// king's move: `Ng1-f3 e4xd5 e7-e8Q e1-g1` (`-Wxlalg`).
+    Xlalg,
 }
 
 /// A way of writing moves: notation, alphabet and options.
@@ -57,6 +122,10 @@ pub struct Style {
     /// Whether en-passant captures get a separate ` e.p.` mark after the
     /// move (`e5xd6 e.p.`).
     pub ep_mark: bool,
+    /// Whether check and mate marks (`+`, `#`) are written.
+    pub check_marks: bool,
+    /// The form of long algebraic notation (with [`Notation::Long`]).
+    pub long_form: LongForm,
 }
 
 impl Style {
@@ -80,7 +149,42 @@ impl Style {
             alphabet,
             pawn_letter: false,
             ep_mark: false,
+            check_marks: true,
+            long_form: LongForm::Lan,
         }
+    }
+
+    /// This style with check and mate marks on or off.
+    #[must_use]
+    pub const fn with_check_marks(mut self, on: bool) -> Style {
+        self.check_marks = on;
+        self
+    }
+
+    /// This style in long algebraic `form` (notation [`Notation::Long`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{LetterPolicy, LongForm, MoveToken, Position, Style};
+    ///
+    /// let pos = Position::startpos();
+    /// let m = MoveToken::parse(b"Nf3")?.resolve(&pos, LetterPolicy::Auto)?.as_move().unwrap();
+    /// assert_eq!(Style::LAN.with_long_form(LongForm::Halg).text(&pos, m).as_str(), "g1-f3");
+    /// assert_eq!(Style::LAN.with_long_form(LongForm::Elalg).text(&pos, m).as_str(), "Ng1f3");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub const fn with_long_form(mut self, form: LongForm) -> Style {
+        self.notation = Notation::Long;
+        self.long_form = form;
+        self
+    }
+
+    /// This style with another alphabet.
+    #[must_use]
+    pub const fn with_alphabet(mut self, alphabet: Alphabet) -> Style {
+        self.alphabet = alphabet;
+        self
     }
 
     /// This style with pawn letters on or off.
@@ -118,6 +222,7 @@ impl Style {
 
     /// The text of `m` played from `before` to `after`: [`text`](Self::text)
     /// without playing the move again ([`write_played`]).
+    #[inline(always)]
     pub fn text_played(self, before: &Position, m: Move, after: &Position) -> MoveText {
         MoveText::played(before, m, after, self)
     }
@@ -346,6 +451,9 @@ impl MoveText {
 
     /// The SAN or long algebraic text of `m`.
     fn algebraic(before: &Position, m: Move, after: &Position, style: Style) -> MoveText {
+        if style.long_form != LongForm::Lan && style.notation == Notation::Long {
+            return MoveText::long_form(m, after, style);
+        }
         let mut text = MoveText::new();
         if let Some(side) = m.castling_side() {
             text.push_str(side.san());
@@ -376,12 +484,53 @@ impl MoveText {
                 text.push_char(style.alphabet.char(promotion));
             }
         }
-        if after.is_check() {
+        // Written out here, not by `push_marks`: a call per move otherwise.
+        if style.check_marks && after.is_check() {
             text.push(if after.has_legal_moves() { b'+' } else { b'#' });
         }
         if style.ep_mark && m.is_en_passant() {
             text.push_str(" e.p.");
         }
+        text
+    }
+
+    /// The check or mate mark and the ` e.p.` mark, as `style` says.
+    fn push_marks(&mut self, m: Move, after: &Position, style: Style) {
+        if style.check_marks && after.is_check() {
+            self.push(if after.has_legal_moves() { b'+' } else { b'#' });
+        }
+        if style.ep_mark && m.is_en_passant() {
+            self.push_str(" e.p.");
+        }
+    }
+
+    /// The text of `m` in one of pgn-extract's long algebraic forms
+    /// ([`LongForm`]): castling is the king's move, a promotion its
+    /// piece's letter without `=`.
+    #[cold]
+    fn long_form(m: Move, after: &Position, style: Style) -> MoveText {
+        let form = style.long_form;
+        let mut text = MoveText::new();
+        let role = m.role();
+        let castle = m.castling_side().is_some();
+        let letters = matches!(form, LongForm::Elalg | LongForm::Xlalg);
+        if letters && !castle && (role != Role::Pawn || style.pawn_letter) {
+            text.push_char(style.alphabet.char(role));
+        }
+        text.push_square(m.from());
+        match form {
+            LongForm::Halg => text.push(b'-'),
+            LongForm::Xlalg => text.push(if m.is_capture() { b'x' } else { b'-' }),
+            _ => {}
+        }
+        text.push_square(m.king_to());
+        if let Some(promotion) = m.promotion() {
+            text.push_char(style.alphabet.char(promotion));
+        }
+        if form == LongForm::Elalg && m.is_en_passant() {
+            text.push_str("ep");
+        }
+        text.push_marks(m, after, style);
         text
     }
 
@@ -551,6 +700,50 @@ mod tests {
             for (style, want) in styles.into_iter().zip(expected) {
                 assert_eq!(rewrite(fen, token, style), want, "{fen} {token} {style:?}");
             }
+        }
+    }
+
+    /// pgn-extract's long algebraic forms, check marks off, letters of
+    /// choice: (position, move, style, text).
+    #[test]
+    fn forms_and_letters() {
+        const EP: &str = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+        const PROMOTE: &str = "3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1";
+        const CASTLE: &str = "r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1";
+        let lan = Style::LAN;
+        let spanish = Alphabet::letters("PCATDR").unwrap();
+        #[rustfmt::skip]
+        let cases = [
+            (START, "Nf3", lan.with_long_form(LongForm::Lalg), "g1f3"),
+            (START, "Nf3", lan.with_long_form(LongForm::Halg), "g1-f3"),
+            (START, "Nf3", lan.with_long_form(LongForm::Elalg), "Ng1f3"),
+            (START, "Nf3", lan.with_long_form(LongForm::Xlalg), "Ng1-f3"),
+            (EP, "exd6", lan.with_long_form(LongForm::Lalg), "e5d6"),
+            (EP, "exd6", lan.with_long_form(LongForm::Halg), "e5-d6"),
+            (EP, "exd6", lan.with_long_form(LongForm::Elalg), "e5d6ep"),
+            (EP, "exd6", lan.with_long_form(LongForm::Xlalg), "e5xd6"),
+            (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Lalg), "e7d8Q+"),
+            (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Halg), "e7-d8Q+"),
+            (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Xlalg), "e7xd8Q+"),
+            (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Xlalg).with_check_marks(false), "e7xd8Q"),
+            (CASTLE, "O-O", lan.with_long_form(LongForm::Elalg), "e1g1"),
+            (CASTLE, "O-O-O", lan.with_long_form(LongForm::Xlalg), "e1-c1"),
+            (CASTLE, "Rxa8+", lan.with_long_form(LongForm::Elalg), "Ra1a8+"),
+            (CASTLE, "Rxa8+", Style::SAN.with_check_marks(false), "Rxa8"),
+            (START, "Nf3", Style::SAN.with_alphabet(spanish), "Cf3"),
+            (START, "e4", Style::SAN.with_alphabet(spanish).with_pawn_letter(true), "Pe4"),
+            (PROMOTE, "exd8=Q+", Style::SAN.with_alphabet(spanish), "exd8=D+"),
+            (CASTLE, "Kf1", Style::LAN.with_alphabet(spanish), "Re1-f1"),
+        ];
+        for (fen, token, style, expected) in cases {
+            assert_eq!(
+                rewrite(fen, token, style),
+                expected,
+                "{fen} {token} {style:?}"
+            );
+        }
+        for bad in ["PNBRQ", "PNBRQKX", "pnbrqk", "PNBRQQ", "PNBRQ\u{c4}"] {
+            assert_eq!(Alphabet::letters(bad), Err(ParseLettersError), "{bad}");
         }
     }
 

@@ -65,9 +65,9 @@ pub use self::{
     tag::{SpareTags, Tag, escape, unescape},
     visitor::{Comment, CommentKind, DEFAULT_MAX_DEPTH, Reader, Skip, Visitor},
     writer::{
-        DRAW_OFFER, ExportTag, MovetextWriter, SEVEN_TAG_ROSTER, TagSelection, WriteOptions,
-        export_tag_list, export_tags, result_text, start_ply, write_game, write_game_with,
-        write_tags,
+        DRAW_OFFER, ExportTag, MoveTextFn, MovetextWriter, NoteFn, SEVEN_TAG_ROSTER, TagSelection,
+        WriteOptions, export_tag_list, export_tags, result_text, start_ply, write_game,
+        write_game_noted, write_game_with, write_tags,
     },
 };
 

@@ -41,6 +41,13 @@ pub struct WriteOptions {
     pub variations: bool,
     /// Write NAGs (as `$n`) and draw offers.
     pub nags: bool,
+    /// Write move numbers (`1.`, `1...`).
+    pub move_numbers: bool,
+    /// Write the termination marker (`1-0`, `*` …) after the movetext.
+    pub result: bool,
+    /// End each game with a blank line (otherwise with one line break:
+    /// with no tags and an unbounded width, one line per game).
+    pub blank_line: bool,
 }
 
 impl Default for WriteOptions {
@@ -51,6 +58,9 @@ impl Default for WriteOptions {
             comments: true,
             variations: true,
             nags: true,
+            move_numbers: true,
+            result: true,
+            blank_line: true,
         }
     }
 }
@@ -212,7 +222,7 @@ pub fn result_text(tags: &[Tag<'_>], result: Option<Outcome>) -> &'static str {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn write_game(game: &Game<'_>, out: &mut impl Write, options: &WriteOptions) -> io::Result<()> {
-    emit(game, out, options, None)
+    emit(game, out, options, None, None)
 }
 
 /// Gives the text to write for a move node ([`write_game_with`]).
@@ -241,7 +251,40 @@ pub fn write_game_with(
     options: &WriteOptions,
     move_text: &mut MoveTextFn<'_>,
 ) -> io::Result<()> {
-    emit(game, out, options, Some(move_text))
+    emit(game, out, options, Some(move_text), None)
+}
+
+/// Gives a comment to write after a move node and its own comments
+/// ([`write_game_noted`]).
+pub type NoteFn<'f> = dyn FnMut(&MoveNode<'_>) -> Option<Cow<'static, [u8]>> + 'f;
+
+/// Writes one game like [`write_game_with`], with a comment `note` gives
+/// after each written move, its NAGs and its own comments (before its
+/// variations).
+///
+/// # Errors
+/// The writer's I/O errors.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{RawGame, WriteOptions, TagSelection, parse_game, write_game_noted};
+/// let game = parse_game(&RawGame::from_bytes(b"1.e4 {a} e5 *"));
+/// let mut out = Vec::new();
+/// let options = WriteOptions { tags: TagSelection::None, ..WriteOptions::default() };
+/// let mut text = |node: &pgnkit::pgn::MoveNode<'_>| node.text.to_vec().into();
+/// let mut note = |node: &pgnkit::pgn::MoveNode<'_>| Some(node.text.to_ascii_uppercase().into());
+/// write_game_noted(&game, &mut out, &options, &mut text, &mut note)?;
+/// assert_eq!(out, b"1. e4 {a} {E4} 1... e5 {E5} *\n\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn write_game_noted(
+    game: &Game<'_>,
+    out: &mut impl Write,
+    options: &WriteOptions,
+    move_text: &mut MoveTextFn<'_>,
+    note: &mut NoteFn<'_>,
+) -> io::Result<()> {
+    emit(game, out, options, Some(move_text), Some(note))
 }
 
 fn emit<'f>(
@@ -249,6 +292,7 @@ fn emit<'f>(
     out: &mut impl Write,
     options: &WriteOptions,
     move_text: Option<&'f mut MoveTextFn<'f>>,
+    note: Option<&'f mut NoteFn<'f>>,
 ) -> io::Result<()> {
     let mut text = Vec::with_capacity(game.source.len() + 256);
     let result = game.result.map(|r| r.outcome);
@@ -257,9 +301,13 @@ fn emit<'f>(
     let mut emitter = Emitter {
         w: MovetextWriter::new(&mut text, options.width),
         move_text,
+        note,
     };
     emitter.line(&game.mainline, start_ply, options);
-    emitter.w.finish(result_text(&game.tags, result));
+    emitter.w.finish_with(
+        options.result.then(|| result_text(&game.tags, result)),
+        options.blank_line,
+    );
     out.write_all(&text)
 }
 
@@ -322,7 +370,7 @@ impl<'o> MovetextWriter<'o> {
     }
 
     /// Writes a move's text as a token ([`token`](Self::token)).
-    #[inline]
+    #[inline(always)]
     pub fn move_text(&mut self, text: &MoveText) {
         match text.head() {
             Some(head) => self.token_padded(head, text.len()),
@@ -437,9 +485,21 @@ impl<'o> MovetextWriter<'o> {
     }
 
     /// Writes the termination marker and the blank line that ends a game.
-    pub fn finish(mut self, result: &str) {
-        self.token(result.as_bytes());
-        self.out.extend_from_slice(b"\n\n");
+    pub fn finish(self, result: &str) {
+        self.finish_with(Some(result), true);
+    }
+
+    /// Ends a game: the termination marker if any, a line break, and a
+    /// blank line if `blank_line`. A game with no movetext written is an
+    /// empty line.
+    pub fn finish_with(mut self, result: Option<&str>, blank_line: bool) {
+        if let Some(result) = result {
+            self.token(result.as_bytes());
+        }
+        self.out.push(b'\n');
+        if blank_line {
+            self.out.push(b'\n');
+        }
     }
 }
 
@@ -472,6 +532,8 @@ struct Emitter<'o, 'f> {
     w: MovetextWriter<'o>,
     /// Replaces the moves' texts (and their separate `e.p.` marks).
     move_text: Option<&'f mut MoveTextFn<'f>>,
+    /// Gives a comment after each move ([`write_game_noted`]).
+    note: Option<&'f mut NoteFn<'f>>,
 }
 
 impl Emitter<'_, '_> {
@@ -490,7 +552,9 @@ impl Emitter<'_, '_> {
         for (i, node) in line.moves.iter().enumerate() {
             let ply = start_ply + i as u64;
             interrupted |= self.comments(&node.comments_before, options);
-            self.w.number(ply, interrupted);
+            if options.move_numbers {
+                self.w.number(ply, interrupted);
+            }
             match self.move_text.as_mut() {
                 Some(move_text) => {
                     // A caller's text may hold a line break.
@@ -513,6 +577,12 @@ impl Emitter<'_, '_> {
                 }
             }
             interrupted = self.comments(&node.comments_after, options);
+            if let Some(note) = self.note.as_mut()
+                && let Some(text) = note(node)
+            {
+                self.w.comment(&text, CommentKind::Brace);
+                interrupted = true;
+            }
             if options.variations {
                 for variation in &node.variations {
                     self.w.open_variation();

@@ -73,6 +73,24 @@ fn present_or_skip(dir: PathBuf) -> Option<PathBuf> {
     None
 }
 
+/// pgn-extract, on PATH or where Debian puts it; `None` (after saying so)
+/// when it is missing, a failure where `PGNKIT_REQUIRE_TOOLS=1`.
+pub fn pgn_extract() -> Option<PathBuf> {
+    let found = ["pgn-extract", "/usr/games/pgn-extract"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|p| std::process::Command::new(p).arg("-h").output().is_ok());
+    if found.is_none() {
+        let required = std::env::var("PGNKIT_REQUIRE_TOOLS").is_ok_and(|v| v == "1");
+        assert!(
+            !required,
+            "pgn-extract is missing and PGNKIT_REQUIRE_TOOLS=1"
+        );
+        say_skipped("pgn-extract not found");
+    }
+    found
+}
+
 /// Prints that the running test skips, and why, where `cargo test` shows it
 /// even for a passing test: straight to the standard error stream, which
 /// the test harness captures only through `eprintln!`.
