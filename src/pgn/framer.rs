@@ -182,7 +182,8 @@ impl GameFramer<io::Empty> {
     /// over the whole file frames the same games from `start` on if a
     /// game of its own starts at `start`, and only then: a caller that
     /// cut the file at a guess checks each cut against where the piece
-    /// before it stopped (see [`crate::pgn::Chain`]).
+    /// before it stopped (the engine does, for the pieces of a mapped
+    /// file).
     ///
     /// The framer gives no pages of the file back: the caller does, once
     /// the pieces before a point are done ([`Mapped::consumed`]).
