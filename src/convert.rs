@@ -710,11 +710,7 @@ impl Converter {
         raw: &RawGame<'_>,
         options: &PgnOptions,
         out: &mut Vec<u8>,
-    ) -> (
-        Conversion<StreamError>,
-        Option<Position>,
-        Option<&'static Opening>,
-    ) {
+    ) -> Streamed {
         // The forms that cost a test per move (move numbers off, FEN
         // comments) have their own writer: the others' moves pay nothing.
         if options.fen_comments || !options.write.move_numbers {
@@ -732,11 +728,7 @@ impl Converter {
         raw: &RawGame<'_>,
         options: &PgnOptions,
         out: &mut Vec<u8>,
-    ) -> (
-        Conversion<StreamError>,
-        Option<Position>,
-        Option<&'static Opening>,
-    ) {
+    ) -> Streamed {
         self.stack.clear();
         self.pending.clear();
         self.movetext.clear();
@@ -753,6 +745,7 @@ impl Converter {
             stopped: None,
             classifier: options.openings.then(Classifier::new),
             fen_after: None,
+            fen_text: String::new(),
         };
         let replay_options = ReplayOptions {
             letters: options.letters,
@@ -777,6 +770,14 @@ impl Converter {
     }
 }
 
+/// What the streaming pass made of a game: the conversion, the mainline's
+/// start position and the opening found (for the tree writer's fallback).
+type Streamed = (
+    Conversion<StreamError>,
+    Option<Position>,
+    Option<&'static Opening>,
+);
+
 /// The converter's observer of one game's replay: writes each move shown
 /// in the target notation, with what the options keep around it.
 struct Writer<'c, 'a, const FORMS: bool> {
@@ -797,6 +798,8 @@ struct Writer<'c, 'a, const FORMS: bool> {
     /// still to be written ([`PgnOptions::fen_comments`]): after the
     /// move's NAGs and comments.
     fen_after: Option<Position>,
+    /// The text of a FEN comment, one buffer for all of the game's.
+    fen_text: String,
 }
 
 impl<'a, const FORMS: bool> Writer<'_, 'a, FORMS> {
@@ -823,8 +826,10 @@ impl<'a, const FORMS: bool> Writer<'_, 'a, FORMS> {
         let Some(after) = self.fen_after.take() else {
             return;
         };
-        let fen = after.fen(EpMode::Always);
-        self.w.comment(fen.as_bytes(), CommentKind::Brace);
+        self.fen_text.clear();
+        // Writing to a string does not fail.
+        let _ = after.write_fen(EpMode::Always, &mut self.fen_text);
+        self.w.comment(self.fen_text.as_bytes(), CommentKind::Brace);
         if let Some(frame) = self.stack.last_mut() {
             frame.interrupted = true;
         }
