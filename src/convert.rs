@@ -915,14 +915,7 @@ impl<'a, const FORMS: bool> Observer<'a> for Writer<'_, 'a, FORMS> {
         }
     }
 
-    fn played(
-        &mut self,
-        before: &Position,
-        played: Played,
-        after: &Position,
-        token: &MoveToken,
-        span: Span,
-    ) {
+    fn played(&mut self, before: &Position, played: Played, token: &MoveToken, span: Span) {
         if self.stopped.is_some() || self.stack.is_empty() {
             return;
         }
@@ -944,11 +937,16 @@ impl<'a, const FORMS: bool> Observer<'a> for Writer<'_, 'a, FORMS> {
                     .number(frame.next_ply, frame.interrupted || before_written);
             }
             match played {
-                Played::Move(m) => self.w.move_text(&style.text_played(before, m, after)),
+                Played::Move(m) => self.w.move_text(&style.text(before, m)),
                 Played::Null => self.w.token(b"--"),
             }
             if FORMS && self.options.fen_comments {
-                self.fen_after = Some(*after);
+                let mut after = *before;
+                match played {
+                    Played::Move(m) => after.play_unchecked(m),
+                    Played::Null => after.play_null(),
+                }
+                self.fen_after = Some(after);
             }
         }
         frame.next_ply += 1;

@@ -320,6 +320,72 @@ impl Position {
         })
     }
 
+    /// Whether `m`, a legal move here, checks the opponent's king: the
+    /// check mark of its text, found without playing it. A piece checks
+    /// from its target square (a pawn as what it promotes to), or uncovers
+    /// a slider of its side behind it; castling and en passant, which move
+    /// two pieces, are played on a copy.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{LetterPolicy, MoveToken, Position};
+    ///
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1").unwrap();
+    /// let check = |san: &str| {
+    ///     let m = MoveToken::parse(san.as_bytes()).unwrap().resolve(&pos, LetterPolicy::Auto);
+    ///     pos.gives_check(m.unwrap().as_move().unwrap())
+    /// };
+    /// assert!(check("Nc3")); // uncovers the rook
+    /// assert!(!check("Kf2"));
+    /// ```
+    pub fn gives_check(&self, m: Move) -> bool {
+        let board = &self.board;
+        let us = self.turn;
+        let Some(king) = board.king_of(!us) else {
+            return false;
+        };
+        let Move::Normal {
+            role,
+            from,
+            to,
+            promotion,
+            ..
+        } = m
+        else {
+            let mut after = *self;
+            after.play_unchecked(m);
+            return after.is_check();
+        };
+        let occupied = board.occupied().without(from).with(to);
+        // Sliders by the between-squares table, not the magic tables: a
+        // lookup that stays in cache (see `attacks::sliders_seeing`).
+        let sees_king = |rays: Bitboard| {
+            rays.contains(king) && (attacks::between(to, king) & occupied).is_empty()
+        };
+        let direct = match promotion.unwrap_or(role) {
+            Role::Pawn => attacks::pawn_attacks(us, to).contains(king),
+            Role::Knight => attacks::knight_attacks(to).contains(king),
+            Role::Bishop => sees_king(attacks::bishop_rays(to)),
+            Role::Rook => sees_king(attacks::rook_rays(to)),
+            Role::Queen => sees_king(attacks::bishop_rays(to) | attacks::rook_rays(to)),
+            Role::King => false,
+        };
+        if direct {
+            return true;
+        }
+        // Uncovered: a slider of ours on the line from the king through
+        // `from` (the moved piece's own attacks are above).
+        let line = attacks::line(king, from);
+        if line.is_empty() {
+            return false;
+        }
+        let sliders = ((attacks::rook_rays(king) & board.rooks_and_queens())
+            | (attacks::bishop_rays(king) & board.bishops_and_queens()))
+            & board.by_color(us)
+            & line;
+        attacks::sliders_seeing(king, sliders.without(from), occupied).any()
+    }
+
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_moves(&self) -> bool {
         // Usually the king has a safe square: no move generation then.

@@ -209,3 +209,93 @@ fn filtered_generation_agrees_with_full_list() {
         }
     }
 }
+
+/// What a move's SAN text is, found the slow way: the check and mate
+/// marks by playing the move, the origin by the full list of legal moves.
+fn san_by_list(pos: &Position, m: pgnkit::Move) -> String {
+    use pgnkit::Role;
+    let mut after = *pos;
+    after.play_unchecked(m);
+    let mark = match (after.is_check(), after.legal_moves().is_empty()) {
+        (true, true) => "#",
+        (true, false) => "+",
+        _ => "",
+    };
+    if let Some(side) = m.castling_side() {
+        return format!("{}{mark}", side.san());
+    }
+    let (role, from, to) = (m.role(), m.from(), m.to());
+    let mut text = String::new();
+    if role == Role::Pawn {
+        if m.is_capture() {
+            text.push(from.file().char());
+        }
+    } else {
+        text.push(role.char().to_ascii_uppercase());
+        let rivals: Vec<_> = pos
+            .legal_moves()
+            .iter()
+            .filter(|o| o.role() == role && o.castling_side().is_none())
+            .filter(|o| o.to() == to && o.from() != from)
+            .map(|o| o.from())
+            .collect();
+        if !rivals.is_empty() {
+            if rivals.iter().all(|r| r.file() != from.file()) {
+                text.push(from.file().char());
+            } else if rivals.iter().all(|r| r.rank() != from.rank()) {
+                text.push(from.rank().char());
+            } else {
+                text.push_str(&from.to_string());
+            }
+        }
+    }
+    if m.is_capture() {
+        text.push('x');
+    }
+    text.push_str(&to.to_string());
+    if let Some(p) = m.promotion() {
+        text.push('=');
+        text.push(p.char().to_ascii_uppercase());
+    }
+    text + mark
+}
+
+/// The check test that does not play the move ([`Position::gives_check`])
+/// and the SAN writer built on it and on the rivals' own legality agree
+/// with playing the move and listing all legal moves: every move of every
+/// suite position and of the positions one move on.
+#[test]
+fn check_marks_and_origins_without_playing() {
+    use pgnkit::Style;
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    let mut moves = 0;
+    for case in load(&dir) {
+        let Ok(start) = Position::from_fen(&case.fen) else {
+            continue;
+        };
+        let mut positions = vec![start];
+        for m in start.legal_moves().iter() {
+            let mut next = start;
+            next.play_unchecked(*m);
+            positions.push(next);
+        }
+        for pos in &positions {
+            for &m in pos.legal_moves().iter() {
+                let mut after = *pos;
+                after.play_unchecked(m);
+                assert_eq!(pos.gives_check(m), after.is_check(), "{} {m}", case.fen);
+                if !pos.is_chess960() {
+                    let text = Style::SAN.text(pos, m);
+                    assert_eq!(text.as_str(), san_by_list(pos, m), "{}", case.fen);
+                    let played = Style::SAN.text_played(pos, m, &after);
+                    assert_eq!(text, played, "{}", case.fen);
+                }
+                moves += 1;
+            }
+        }
+    }
+    eprintln!("{moves} moves");
+    assert!(moves > 1_000_000, "{moves} moves");
+}

@@ -98,14 +98,7 @@ struct Positions {
 type Shown = (Position, Option<(Square, Square)>);
 
 impl Observer<'_> for Positions {
-    fn played(
-        &mut self,
-        _: &Position,
-        played: Played,
-        _: &Position,
-        _: &pgnkit::MoveToken,
-        _: Span,
-    ) {
+    fn played(&mut self, _: &Position, played: Played, _: &pgnkit::MoveToken, _: Span) {
         if self.depth == 0 {
             self.last_move = match played {
                 Played::Move(m) => Some(squares(m)),

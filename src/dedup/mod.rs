@@ -253,17 +253,8 @@ impl<'a> Observer<'a> for Seen<'a> {
         }
     }
 
-    // `before` stays unread: reading it costs a copy of the position on
-    // every move.
     #[inline]
-    fn played(
-        &mut self,
-        _: &Position,
-        played: Played,
-        _: &Position,
-        _: &crate::MoveToken,
-        _: Span,
-    ) {
+    fn played(&mut self, _: &Position, played: Played, _: &crate::MoveToken, _: Span) {
         if self.depth == 0 {
             let code = move_code(played);
             if self.hash_moves {

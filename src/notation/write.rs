@@ -6,12 +6,7 @@ use std::str::FromStr;
 
 use super::token::Notation;
 use crate::{
-    attacks,
-    bitboard::Bitboard,
-    moves::{Move, MoveList},
-    position::Position,
-    role::{Piece, Role},
-    square::Square,
+    attacks, bitboard::Bitboard, moves::Move, position::Position, role::Role, square::Square,
 };
 
 /// How piece names are written.
@@ -213,15 +208,13 @@ impl Style {
     /// assert_eq!(Style::FIGURINE.text(&pos, m).as_str(), "♘f3");
     /// # Ok::<_, Box<dyn std::error::Error>>(())
     /// ```
+    #[inline(always)]
     pub fn text(self, pos: &Position, m: Move) -> MoveText {
-        let mut text = MoveText::new();
-        // No move needs more than the buffer holds.
-        let _ = write_move(&mut text, pos, m, self);
-        text
+        MoveText::of(pos, m, self)
     }
 
     /// The text of `m` played from `before` to `after`: [`text`](Self::text)
-    /// without playing the move again ([`write_played`]).
+    /// with the check and mate marks read from `after` ([`write_played`]).
     #[inline(always)]
     pub fn text_played(self, before: &Position, m: Move, after: &Position) -> MoveText {
         MoveText::played(before, m, after, self)
@@ -283,12 +276,7 @@ pub fn write_move<W: fmt::Write>(
     m: Move,
     style: Style,
 ) -> fmt::Result {
-    if style.notation == Notation::Uci {
-        return m.uci(pos.is_chess960()).write_to(out);
-    }
-    let mut after = *pos;
-    after.play_unchecked(m);
-    write_played(out, pos, m, &after, style)
+    out.write_str(MoveText::of(pos, m, style).as_str())
 }
 
 /// [`write_move`] for a move already played: `after` is `before` with `m`
@@ -339,26 +327,33 @@ pub(super) fn disambiguation(pos: &Position, m: Move) -> (bool, bool) {
     let ours = board.by_role(role) & board.by_color(pos.turn());
     // Knights and sliders reach each other symmetrically: the squares a
     // piece on the target attacks are those from which it is attacked.
-    let piece = Piece {
-        color: pos.turn(),
-        role,
+    // Sliders by the between-squares table, not the magic tables: a
+    // lookup that stays in cache (see `attacks::sliders_seeing`).
+    let to = m.to();
+    let occupied = board.occupied();
+    let others = ours.without(from);
+    let rivals = match role {
+        Role::Knight => others & attacks::knight_attacks(to),
+        Role::Bishop => attacks::sliders_seeing(to, others & attacks::bishop_rays(to), occupied),
+        Role::Rook => attacks::sliders_seeing(to, others & attacks::rook_rays(to), occupied),
+        _ => {
+            let lines = attacks::bishop_rays(to) | attacks::rook_rays(to);
+            attacks::sliders_seeing(to, others & lines, occupied)
+        }
     };
-    let reach = attacks::attacks(piece, m.to(), board.occupied());
-    if (ours & reach).without(from).is_empty() {
+    if rivals.is_empty() {
         return (false, false);
     }
-    let mut list = MoveList::new();
-    pos.legal_moves_filtered(
-        Some(role),
-        Bitboard::FULL,
-        Bitboard::from(m.to()),
-        &mut list,
-    );
-    let others: Bitboard = list
-        .iter()
-        .filter(|o| !matches!(o, Move::Castle { .. }) && o.from() != from)
-        .map(|o| o.from())
-        .collect();
+    // A rival's move to the same square is legal unless it leaves the
+    // king attacked (a piece on `to` is captured and attacks nothing).
+    let others: Bitboard = match board.king_of(pos.turn()) {
+        Some(king) => rivals
+            .filter(|&rival| {
+                !board.attacked_after(king, !pos.turn(), occupied.without(rival).with(to), to)
+            })
+            .collect(),
+        None => rivals,
+    };
     if others.is_empty() {
         (false, false)
     } else if (others & Bitboard::from_file(from.file())).is_empty() {
@@ -368,6 +363,15 @@ pub(super) fn disambiguation(pos: &Position, m: Move) -> (bool, bool) {
     } else {
         (true, true)
     }
+}
+
+/// Whether the side to move after `m`, a legal move in `pos`, has a legal
+/// move: whether a check by `m` is no mate. Out of line: few moves check.
+#[inline(never)]
+fn after_has_legal_moves(pos: &Position, m: Move) -> bool {
+    let mut after = *pos;
+    after.play_unchecked(m);
+    after.has_legal_moves()
 }
 
 /// A move's text held inline (no heap allocation): what [`Style::text`]
@@ -430,16 +434,102 @@ impl MoveText {
     #[inline]
     fn played(before: &Position, m: Move, after: &Position, style: Style) -> MoveText {
         if style.notation == Notation::Uci {
-            MoveText::uci(m, before.is_chess960())
+            return Packed::uci(m, before.is_chess960()).text();
+        }
+        let mut text = Packed::algebraic(before, m, style);
+        if style.check_marks && after.is_check() {
+            text.push_check(after.has_legal_moves());
+        }
+        text.push_ep_mark(m, style);
+        text.text()
+    }
+
+    /// The text of `m` played in `pos` in `style`, the check and mate marks
+    /// found without playing the move unless it checks
+    /// ([`Position::gives_check`]).
+    #[inline]
+    fn of(pos: &Position, m: Move, style: Style) -> MoveText {
+        if style.notation == Notation::Uci {
+            return Packed::uci(m, pos.is_chess960()).text();
+        }
+        let mut text = Packed::algebraic(pos, m, style);
+        if style.check_marks && pos.gives_check(m) {
+            text.push_check(after_has_legal_moves(pos, m));
+        }
+        text.push_ep_mark(m, style);
+        text.text()
+    }
+}
+
+/// A move's text while it is built, in a register: each byte goes in by
+/// a shift, and the text leaves in one 16-byte store. Bytes stored one by
+/// one and read back as a word (by the copy of the finished text) stall
+/// the load until the stores retire; this way no move pays for that.
+#[derive(Clone, Copy)]
+struct Packed {
+    bits: u128,
+    len: u32,
+}
+
+impl Packed {
+    /// The most bytes a built text holds: the longest needs 14
+    /// ([`MoveText::CAPACITY`]).
+    const CAPACITY: u32 = 16;
+
+    const fn new() -> Packed {
+        Packed { bits: 0, len: 0 }
+    }
+
+    /// The text built.
+    #[inline]
+    fn text(self) -> MoveText {
+        let mut buf = [0; MoveText::CAPACITY];
+        buf[..16].copy_from_slice(&self.bits.to_le_bytes());
+        MoveText {
+            buf,
+            len: self.len as u8,
+        }
+    }
+
+    /// Appends a byte; a byte past the capacity (which no move text
+    /// reaches) is dropped.
+    #[inline]
+    fn push(&mut self, b: u8) {
+        if self.len < Packed::CAPACITY {
+            self.bits |= u128::from(b) << (8 * self.len);
+            self.len += 1;
+        }
+    }
+
+    /// Appends a square's name.
+    #[inline]
+    fn push_square(&mut self, square: Square) {
+        self.push(b'a' + square.file().index() as u8);
+        self.push(b'1' + square.rank().index() as u8);
+    }
+
+    /// Appends a letter or figurine.
+    #[inline]
+    fn push_char(&mut self, c: char) {
+        if c.is_ascii() {
+            self.push(c as u8);
         } else {
-            MoveText::algebraic(before, m, after, style)
+            self.push_str(c.encode_utf8(&mut [0; 4]));
+        }
+    }
+
+    /// Appends whole characters.
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        for &b in s.as_bytes() {
+            self.push(b);
         }
     }
 
     /// The UCI text of `m`.
     #[inline]
-    fn uci(m: Move, chess960: bool) -> MoveText {
-        let mut text = MoveText::new();
+    fn uci(m: Move, chess960: bool) -> Packed {
+        let mut text = Packed::new();
         let to = if chess960 { m.to() } else { m.king_to() };
         text.push_square(m.from());
         text.push_square(to);
@@ -449,12 +539,13 @@ impl MoveText {
         text
     }
 
-    /// The SAN or long algebraic text of `m`.
-    fn algebraic(before: &Position, m: Move, after: &Position, style: Style) -> MoveText {
+    /// The SAN or long algebraic text of `m`, without the marks that
+    /// follow it (check or mate, ` e.p.`).
+    fn algebraic(before: &Position, m: Move, style: Style) -> Packed {
         if style.long_form != LongForm::Lan && style.notation == Notation::Long {
-            return MoveText::long_form(m, after, style);
+            return Packed::long_form(m, style);
         }
-        let mut text = MoveText::new();
+        let mut text = Packed::new();
         if let Some(side) = m.castling_side() {
             text.push_str(side.san());
         } else {
@@ -484,21 +575,19 @@ impl MoveText {
                 text.push_char(style.alphabet.char(promotion));
             }
         }
-        // Written out here, not by `push_marks`: a call per move otherwise.
-        if style.check_marks && after.is_check() {
-            text.push(if after.has_legal_moves() { b'+' } else { b'#' });
-        }
-        if style.ep_mark && m.is_en_passant() {
-            text.push_str(" e.p.");
-        }
         text
     }
 
-    /// The check or mate mark and the ` e.p.` mark, as `style` says.
-    fn push_marks(&mut self, m: Move, after: &Position, style: Style) {
-        if style.check_marks && after.is_check() {
-            self.push(if after.has_legal_moves() { b'+' } else { b'#' });
-        }
+    /// The check mark, or the mate mark when the side in check has no
+    /// `legal_moves`.
+    #[inline]
+    fn push_check(&mut self, legal_moves: bool) {
+        self.push(if legal_moves { b'+' } else { b'#' });
+    }
+
+    /// The ` e.p.` mark, as `style` says.
+    #[inline]
+    fn push_ep_mark(&mut self, m: Move, style: Style) {
         if style.ep_mark && m.is_en_passant() {
             self.push_str(" e.p.");
         }
@@ -508,9 +597,9 @@ impl MoveText {
     /// ([`LongForm`]): castling is the king's move, a promotion its
     /// piece's letter without `=`.
     #[cold]
-    fn long_form(m: Move, after: &Position, style: Style) -> MoveText {
+    fn long_form(m: Move, style: Style) -> Packed {
         let form = style.long_form;
-        let mut text = MoveText::new();
+        let mut text = Packed::new();
         let role = m.role();
         let castle = m.castling_side().is_some();
         let letters = matches!(form, LongForm::Elalg | LongForm::Xlalg);
@@ -530,43 +619,7 @@ impl MoveText {
         if form == LongForm::Elalg && m.is_en_passant() {
             text.push_str("ep");
         }
-        text.push_marks(m, after, style);
         text
-    }
-
-    /// Appends a byte. No move text fills the buffer: a byte past its end
-    /// is dropped rather than written.
-    #[inline]
-    fn push(&mut self, b: u8) {
-        if let Some(slot) = self.buf.get_mut(usize::from(self.len)) {
-            *slot = b;
-            self.len += 1;
-        }
-    }
-
-    /// Appends a square's name.
-    #[inline]
-    fn push_square(&mut self, square: Square) {
-        self.push(b'a' + square.file().index() as u8);
-        self.push(b'1' + square.rank().index() as u8);
-    }
-
-    /// Appends a letter or figurine.
-    #[inline]
-    fn push_char(&mut self, c: char) {
-        if c.is_ascii() {
-            self.push(c as u8);
-        } else {
-            self.push_str(c.encode_utf8(&mut [0; 4]));
-        }
-    }
-
-    /// Appends whole characters.
-    #[inline]
-    fn push_str(&mut self, s: &str) {
-        for &b in s.as_bytes() {
-            self.push(b);
-        }
     }
 }
 

@@ -257,16 +257,11 @@ pub trait Observer<'a> {
     /// after each mainline move played.
     fn mainline_ply(&mut self, _ply: MainlinePly<'_>) {}
 
-    /// A move played in the current line, from `before` to `after`.
-    fn played(
-        &mut self,
-        _before: &Position,
-        _played: Played,
-        _after: &Position,
-        _token: &MoveToken,
-        _span: Span,
-    ) {
-    }
+    /// A move played in the current line, shown with the position it is
+    /// played in, before the board changes: the replay keeps no copy of
+    /// the position for its observers (an observer that wants the
+    /// position after the move plays it on a copy of its own).
+    fn played(&mut self, _before: &Position, _played: Played, _token: &MoveToken, _span: Span) {}
 
     /// A NAG after the current line's last move.
     fn nag(&mut self, _nag: u8, _span: Span) {}
@@ -429,7 +424,7 @@ impl Replayer {
     /// struct Ucis(Vec<String>);
     ///
     /// impl Observer<'_> for Ucis {
-    ///     fn played(&mut self, before: &Position, played: Played, _: &Position, _: &MoveToken, _: Span) {
+    ///     fn played(&mut self, before: &Position, played: Played, _: &MoveToken, _: Span) {
     ///         if let Played::Move(m) = played {
     ///             self.0.push(m.uci(before.is_chess960()).to_string());
     ///         }
@@ -766,12 +761,9 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         if keep_prev {
             frame.prev.clone_from(&frame.pos);
         }
-        // An observer that ignores moves leaves `before` unread, and the
-        // copy is optimised away.
-        let before = frame.pos;
-        frame.pos.play_unchecked(m);
         self.observer
-            .played(&before, Played::Move(m), &frame.pos, token, span);
+            .played(&frame.pos, Played::Move(m), token, span);
+        frame.pos.play_unchecked(m);
         if mainline {
             self.mainline_played(span);
         }
@@ -786,7 +778,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         match null_move(&self.stack[last].pos) {
             Some(next) => {
                 self.observer
-                    .played(&self.stack[last].pos, Played::Null, &next, token, span);
+                    .played(&self.stack[last].pos, Played::Null, token, span);
                 let frame = self.top();
                 frame.prev = std::mem::replace(&mut frame.pos, next);
                 if mainline {
