@@ -937,7 +937,7 @@ impl<'a, const FORMS: bool> Observer<'a> for Writer<'_, 'a, FORMS> {
                     .number(frame.next_ply, frame.interrupted || before_written);
             }
             match played {
-                Played::Move(m) => self.w.move_text(&style.text(before, m)),
+                Played::Move(m) => self.w.move_text(&style.text_resolved(before, m, token)),
                 Played::Null => self.w.token(b"--"),
             }
             if FORMS && self.options.fen_comments {

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::token::Notation;
+use super::token::{MoveKind, MoveToken, Notation};
 use crate::{
     attacks, bitboard::Bitboard, moves::Move, position::Position, role::Role, square::Square,
 };
@@ -210,7 +210,35 @@ impl Style {
     /// ```
     #[inline(always)]
     pub fn text(self, pos: &Position, m: Move) -> MoveText {
-        MoveText::of(pos, m, self)
+        MoveText::of(pos, m, self, false)
+    }
+
+    /// The text of `m`, the move `token` resolved to in `pos`: [`text`](Self::text)
+    /// without looking for other moves of the piece's role to its target
+    /// square when the token names no origin, as the resolver accepts such
+    /// a token only when the move is the one legal move of its kind.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::{LetterPolicy, MoveToken, Position, Style};
+    ///
+    /// let pos = Position::startpos();
+    /// let token = MoveToken::parse(b"Ng1f3")?;
+    /// let m = token.resolve(&pos, LetterPolicy::Auto)?.as_move().unwrap();
+    /// assert_eq!(Style::SAN.text_resolved(&pos, m, &token).as_str(), "Nf3");
+    /// # Ok::<_, Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline(always)]
+    pub fn text_resolved(self, pos: &Position, m: Move, token: &MoveToken) -> MoveText {
+        let unique = matches!(
+            token.kind,
+            MoveKind::Normal {
+                from_file: None,
+                from_rank: None,
+                ..
+            }
+        );
+        MoveText::of(pos, m, self, unique)
     }
 
     /// The text of `m` played from `before` to `after`: [`text`](Self::text)
@@ -276,7 +304,7 @@ pub fn write_move<W: fmt::Write>(
     m: Move,
     style: Style,
 ) -> fmt::Result {
-    out.write_str(MoveText::of(pos, m, style).as_str())
+    out.write_str(MoveText::of(pos, m, style, false).as_str())
 }
 
 /// [`write_move`] for a move already played: `after` is `before` with `m`
@@ -436,7 +464,7 @@ impl MoveText {
         if style.notation == Notation::Uci {
             return Packed::uci(m, before.is_chess960()).text();
         }
-        let mut text = Packed::algebraic(before, m, style);
+        let mut text = Packed::algebraic(before, m, style, false);
         if style.check_marks && after.is_check() {
             text.push_check(after.has_legal_moves());
         }
@@ -446,13 +474,22 @@ impl MoveText {
 
     /// The text of `m` played in `pos` in `style`, the check and mate marks
     /// found without playing the move unless it checks
-    /// ([`Position::gives_check`]).
-    #[inline]
-    fn of(pos: &Position, m: Move, style: Style) -> MoveText {
+    /// ([`Position::gives_check`]). With `unique`, no other legal move of
+    /// the piece's role reaches its target square.
+    #[inline(always)]
+    fn of(pos: &Position, m: Move, style: Style, unique: bool) -> MoveText {
         if style.notation == Notation::Uci {
-            return Packed::uci(m, pos.is_chess960()).text();
+            Packed::uci(m, pos.is_chess960()).text()
+        } else {
+            MoveText::algebraic_of(pos, m, style, unique)
         }
-        let mut text = Packed::algebraic(pos, m, style);
+    }
+
+    /// [`of`](Self::of) in SAN or long algebraic: out of line, where the
+    /// UCI text is a few instructions in line.
+    #[inline(never)]
+    fn algebraic_of(pos: &Position, m: Move, style: Style, unique: bool) -> MoveText {
+        let mut text = Packed::algebraic(pos, m, style, unique);
         if style.check_marks && pos.gives_check(m) {
             text.push_check(after_has_legal_moves(pos, m));
         }
@@ -465,9 +502,13 @@ impl MoveText {
 /// a shift, and the text leaves in one 16-byte store. Bytes stored one by
 /// one and read back as a word (by the copy of the finished text) stall
 /// the load until the stores retire; this way no move pays for that.
+///
+/// Two words, each shifted in by single instructions: nearly every text
+/// fits in the first.
 #[derive(Clone, Copy)]
 struct Packed {
-    bits: u128,
+    lo: u64,
+    hi: u64,
     len: u32,
 }
 
@@ -477,14 +518,19 @@ impl Packed {
     const CAPACITY: u32 = 16;
 
     const fn new() -> Packed {
-        Packed { bits: 0, len: 0 }
+        Packed {
+            lo: 0,
+            hi: 0,
+            len: 0,
+        }
     }
 
     /// The text built.
     #[inline]
     fn text(self) -> MoveText {
         let mut buf = [0; MoveText::CAPACITY];
-        buf[..16].copy_from_slice(&self.bits.to_le_bytes());
+        let bits = u128::from(self.hi) << 64 | u128::from(self.lo);
+        buf[..16].copy_from_slice(&bits.to_le_bytes());
         MoveText {
             buf,
             len: self.len as u8,
@@ -495,10 +541,14 @@ impl Packed {
     /// reaches) is dropped.
     #[inline]
     fn push(&mut self, b: u8) {
-        if self.len < Packed::CAPACITY {
-            self.bits |= u128::from(b) << (8 * self.len);
-            self.len += 1;
+        if self.len < 8 {
+            self.lo |= u64::from(b) << (8 * self.len);
+        } else if self.len < Packed::CAPACITY {
+            self.hi |= u64::from(b) << (8 * (self.len - 8));
+        } else {
+            return;
         }
+        self.len += 1;
     }
 
     /// Appends a square's name.
@@ -529,19 +579,22 @@ impl Packed {
     /// The UCI text of `m`.
     #[inline]
     fn uci(m: Move, chess960: bool) -> Packed {
-        let mut text = Packed::new();
         let to = if chess960 { m.to() } else { m.king_to() };
-        text.push_square(m.from());
-        text.push_square(to);
-        if let Some(p) = m.promotion() {
-            text.push(p.char() as u8);
-        }
-        text
+        let square = |sq: Square| {
+            u64::from(b'a' + sq.file().index() as u8)
+                | u64::from(b'1' + sq.rank().index() as u8) << 8
+        };
+        let squares = square(m.from()) | square(to) << 16;
+        let (lo, len) = match m.promotion() {
+            Some(p) => (squares | u64::from(p.char() as u8) << 32, 5),
+            None => (squares, 4),
+        };
+        Packed { lo, hi: 0, len }
     }
 
     /// The SAN or long algebraic text of `m`, without the marks that
     /// follow it (check or mate, ` e.p.`).
-    fn algebraic(before: &Position, m: Move, style: Style) -> Packed {
+    fn algebraic(before: &Position, m: Move, style: Style, unique: bool) -> Packed {
         if style.long_form != LongForm::Lan && style.notation == Notation::Long {
             return Packed::long_form(m, style);
         }
@@ -558,7 +611,11 @@ impl Packed {
                 text.push_square(from);
                 text.push(if m.is_capture() { b'x' } else { b'-' });
             } else {
-                let (file, rank) = disambiguation(before, m);
+                let (file, rank) = if unique && role != Role::Pawn {
+                    (false, false)
+                } else {
+                    disambiguation(before, m)
+                };
                 if file {
                     text.push(b'a' + from.file().index() as u8);
                 }

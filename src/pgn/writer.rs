@@ -442,6 +442,7 @@ impl<'o> MovetextWriter<'o> {
     /// Writes the move number of the move at `ply` (0: White's first):
     /// `12.` before White's moves, `12...` before Black's when
     /// `black_dots` (after an interruption), nothing otherwise.
+    #[inline]
     pub fn number(&mut self, ply: u64, black_dots: bool) {
         let dots = if ply.is_multiple_of(2) {
             1
@@ -451,16 +452,22 @@ impl<'o> MovetextWriter<'o> {
             return;
         };
         let number = ply / 2 + 1;
-        if number < 100 {
-            // Nearly every move number: two digits at most, in one word.
-            let (tens, ones) = (b'0' + (number / 10) as u8, b'0' + (number % 10) as u8);
-            let (buf, len) = if number < 10 {
-                ([ones, b'.', b'.', b'.', 0, 0, 0, 0], 1 + dots)
-            } else {
-                ([tens, ones, b'.', b'.', b'.', 0, 0, 0], 2 + dots)
-            };
-            return self.token_padded(&buf, len);
+        if number >= 100 {
+            return self.long_number(number, dots);
         }
+        // Nearly every move number: two digits at most, in one word.
+        let (tens, ones) = (b'0' + (number / 10) as u8, b'0' + (number % 10) as u8);
+        let (buf, len) = if number < 10 {
+            ([ones, b'.', b'.', b'.', 0, 0, 0, 0], 1 + dots)
+        } else {
+            ([tens, ones, b'.', b'.', b'.', 0, 0, 0], 2 + dots)
+        };
+        self.token_padded(&buf, len);
+    }
+
+    /// [`number`](Self::number) from 100 on.
+    #[cold]
+    fn long_number(&mut self, number: u64, dots: usize) {
         let mut buf = [0u8; 24];
         let len = decimal(number, dots, &mut buf);
         self.token_padded(&buf, len);
