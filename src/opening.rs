@@ -37,6 +37,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 use crate::LetterPolicy;
 use crate::notation::MoveToken;
 use crate::pgn::{Span, Tag};
@@ -105,7 +107,10 @@ pub struct Openings {
 }
 
 impl Openings {
-    /// The shipped table, built at first use.
+    /// The shipped table, built at first use. Its volumes are played on
+    /// the threads of rayon's pool that are free: a command that needs the
+    /// table asks for it before its workers start, so that none of them
+    /// waits on one thread's build.
     pub fn get() -> &'static Openings {
         static TABLE: OnceLock<Openings> = OnceLock::new();
         TABLE.get_or_init(|| Openings::build(&VOLUMES))
@@ -113,31 +118,16 @@ impl Openings {
 
     /// The table of `volumes` (TSV: `eco`, `name`, `pgn`, a header line).
     fn build(volumes: &[&'static str]) -> Openings {
+        let played: Vec<Volume> = volumes.par_iter().map(|v| Volume::play(v)).collect();
         let mut entries = Vec::new();
         let mut unplayable = Vec::new();
         let mut keys = Vec::new();
-        let mut player = LinePlayer::default();
-        let lines = volumes.iter().flat_map(|v| v.lines().skip(1));
-        for (number, line) in lines.enumerate() {
-            let mut fields = line.split('\t');
-            let (Some(eco), Some(name), Some(moves), None) =
-                (fields.next(), fields.next(), fields.next(), fields.next())
-            else {
-                unplayable.push(number);
-                continue;
-            };
-            match player.play(moves) {
-                Some((plies, key)) if plies > 0 => {
-                    keys.push(key);
-                    entries.push(Opening {
-                        eco,
-                        name,
-                        line: moves,
-                        plies,
-                    });
-                }
-                _ => unplayable.push(number),
-            }
+        let mut lines_before = 0;
+        for volume in played {
+            entries.extend(volume.entries);
+            keys.extend(volume.keys);
+            unplayable.extend(volume.unplayable.iter().map(|n| lines_before + n));
+            lines_before += volume.lines;
         }
         let mut index: HashMap<u64, usize, _> = HashMap::default();
         for (i, key) in keys.into_iter().enumerate() {
@@ -187,6 +177,51 @@ impl Openings {
             return None;
         }
         self.index.get(&key).map(|&i| &self.entries[i])
+    }
+}
+
+/// One volume of the table, played: its lines that play, their final
+/// positions' keys, and the numbers of the lines that do not.
+struct Volume {
+    entries: Vec<Opening>,
+    keys: Vec<u64>,
+    unplayable: Vec<usize>,
+    lines: usize,
+}
+
+impl Volume {
+    /// Plays the lines of `volume` (TSV with a header line) in order.
+    fn play(volume: &'static str) -> Volume {
+        let mut played = Volume {
+            entries: Vec::new(),
+            keys: Vec::new(),
+            unplayable: Vec::new(),
+            lines: 0,
+        };
+        let mut player = LinePlayer::default();
+        for (number, line) in volume.lines().skip(1).enumerate() {
+            played.lines += 1;
+            let mut fields = line.split('\t');
+            let (Some(eco), Some(name), Some(moves), None) =
+                (fields.next(), fields.next(), fields.next(), fields.next())
+            else {
+                played.unplayable.push(number);
+                continue;
+            };
+            match player.play(moves) {
+                Some((plies, key)) if plies > 0 => {
+                    played.keys.push(key);
+                    played.entries.push(Opening {
+                        eco,
+                        name,
+                        line: moves,
+                        plies,
+                    });
+                }
+                _ => played.unplayable.push(number),
+            }
+        }
+        played
     }
 }
 

@@ -9,7 +9,7 @@ use pgnkit::convert::{
     ResultFix, check_tree_budget, play_game, result_fix,
 };
 use pgnkit::engine::{Item, PooledReplayer};
-use pgnkit::opening::{Classifier, set_opening_tags};
+use pgnkit::opening::{Classifier, Openings, set_opening_tags};
 use pgnkit::pgn::{
     LineIndex, Outcome, ParseOptions, ParsePgnErrorKind, RawGame, Span, TagSelection, WriteOptions,
     parse_game_with,
@@ -250,6 +250,10 @@ impl From {
 /// Runs `pgnkit convert`.
 pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     let colour = args.color.stderr();
+    if args.eco {
+        // Built before the workers start, on every thread.
+        Openings::get();
+    }
     let style = match args.to {
         To::San => Style::SAN,
         To::Lan => Style::LAN,

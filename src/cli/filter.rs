@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, Filter, Line, ParseFilterError, PositionTest};
-use pgnkit::opening::Classifier;
+use pgnkit::opening::{Classifier, Openings};
 use pgnkit::pgn::{ParseOptions, RawGame, WriteOptions, parse_game_with, write_game};
 use pgnkit::replay::{MainlinePly, ReplayOptions, Replayer};
 use pgnkit::timeline::Timeline;
@@ -260,6 +260,10 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     let Some(matcher) = Matcher::parse(args.expr.as_deref(), &expression(args), options) else {
         return Ok(Exit::Usage);
     };
+    if matcher.filter.needs_opening() {
+        // Built before the workers start, on every thread.
+        Openings::get();
+    }
     let games = match args.games.as_deref().map(Ranges::parse).transpose() {
         Ok(games) => games,
         Err(err) => {

@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate};
-use pgnkit::opening::Classifier;
+use pgnkit::opening::{Classifier, Openings};
 use pgnkit::pgn::{Span, SpareTags, Tag};
 use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status, termination_name};
 use serde::{Deserialize, Serialize};
@@ -347,6 +347,8 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             total.add(part);
         }
     } else {
+        // Built before the workers start, on every thread.
+        Openings::get();
         let options = ReplayOptions {
             letters: args.common.lang.policy(),
             lints: false,

@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use pgnkit::engine::{self, Failure, Item, PooledReplayer, Sink};
 use pgnkit::filter::{Facts, Field, FieldType};
-use pgnkit::opening::Classifier;
+use pgnkit::opening::{Classifier, Openings};
 use pgnkit::pgn::RawGame;
 use pgnkit::replay::{MainlinePly, Replay, ReplayOptions};
 use pgnkit::timeline::Timeline;
@@ -202,6 +202,10 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     let opening = columns
         .iter()
         .any(|c| c.field().is_some_and(Field::needs_opening));
+    if opening {
+        // Built before the workers start, on every thread.
+        Openings::get();
+    }
     let commands = columns
         .iter()
         .any(|c| c.field().is_some_and(Field::needs_timeline));
