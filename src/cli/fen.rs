@@ -253,7 +253,9 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             }
         };
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
-    let game = |(replayer, seen): &mut (PooledReplayer, VecDeque<Seen>),
+    // Per worker: the replayer, the positions kept, and the line a position
+    // is written into, reused game after game.
+    let game = |(replayer, seen, line): &mut (PooledReplayer, VecDeque<Seen>, String),
                 item: &Item<'_>,
                 done: &mut Done| {
         let ctx = Context::text(item.name, colour);
@@ -269,7 +271,6 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         // first untrusted position on are cut off after the replay.
         // The lines go out of memory as they pile up ([`Done::spill`]).
         let mut lines_at: Vec<(u64, usize)> = Vec::new();
-        let mut line = String::new();
         let mut spill_error = None;
         let mut target: Option<u32> = match which {
             Which::Ply(n) => Some(n),
@@ -296,8 +297,8 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 // move is written, known after the replay.
                 let end = if p.ply == 0 { usize::MAX } else { p.span.end };
                 lines_at.push((done.stdout_len(), end));
-                show(p.position, (raw.number, p.ply), &texts, &mut line);
-                push_line(&mut done.stdout, Some((raw.number, p.ply)), &line, &columns);
+                show(p.position, (raw.number, p.ply), &texts, line);
+                push_line(&mut done.stdout, Some((raw.number, p.ply)), line, &columns);
                 if let Err(err) = done.spill() {
                     spill_error.get_or_insert(err);
                 }
@@ -316,7 +317,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 {
                     seen.pop_front();
                 }
-                show(p.position, (raw.number, p.ply), &texts, &mut line);
+                show(p.position, (raw.number, p.ply), &texts, line);
                 seen.push_back(Seen {
                     ply: p.ply,
                     span: p.span,
@@ -346,7 +347,6 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             let end = if s.ply == 0 { first_move } else { s.span.end };
             first_error.is_none_or(|at| end <= at)
         };
-        let mut lines = Vec::new();
         let mut printed = false;
         let mut short = false;
         match which {
@@ -354,8 +354,8 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 if let Some(pos) = &replay.position
                     && replay.status == Status::Valid
                 {
-                    show(pos, (raw.number, replay.plies), &texts, &mut line);
-                    push_line(&mut lines, None, &line, &columns);
+                    show(pos, (raw.number, replay.plies), &texts, line);
+                    push_line(&mut done.stdout, None, line, &columns);
                     printed = true;
                 }
             }
@@ -381,7 +381,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 if replay.status == Status::Valid {
                     match seen.len().checked_sub(1 + back as usize) {
                         Some(i) => {
-                            push_line(&mut lines, None, &seen[i].fen, &columns);
+                            push_line(&mut done.stdout, None, &seen[i].fen, &columns);
                             printed = true;
                         }
                         None => short = true,
@@ -390,14 +390,13 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             }
             Which::Ply(_) | Which::Move(_) => match seen.front() {
                 Some(s) if trusted(s) => {
-                    push_line(&mut lines, None, &s.fen, &columns);
+                    push_line(&mut done.stdout, None, &s.fen, &columns);
                     printed = true;
                 }
                 Some(_) => {}
                 None => short = replay.complete && replay.status == Status::Valid,
             },
         }
-        done.stdout.extend_from_slice(&lines);
         let spilled_badly = spill_error.is_some();
         if let Some(err) = spill_error {
             let _ = writeln!(
@@ -428,7 +427,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
     execute(
         &run,
         &mut writer,
-        || (PooledReplayer::take(), VecDeque::new()),
+        || (PooledReplayer::take(), VecDeque::new(), String::new()),
         game,
     )?;
     let (stats, io_error) = (writer.stats, writer.io_error);
