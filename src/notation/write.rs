@@ -464,12 +464,9 @@ impl MoveText {
         if style.notation == Notation::Uci {
             return Packed::uci(m, before.is_chess960()).text();
         }
-        let mut text = Packed::algebraic(before, m, style, false);
-        if style.check_marks && after.is_check() {
-            text.push_check(after.has_legal_moves());
-        }
-        text.push_ep_mark(m, style);
-        text.text()
+        MoveText::algebraic(before, m, style, false, || {
+            after.is_check().then(|| after.has_legal_moves())
+        })
     }
 
     /// The text of `m` played in `pos` in `style`, the check and mate marks
@@ -489,9 +486,27 @@ impl MoveText {
     /// UCI text is a few instructions in line.
     #[inline(never)]
     fn algebraic_of(pos: &Position, m: Move, style: Style, unique: bool) -> MoveText {
-        let mut text = Packed::algebraic(pos, m, style, unique);
-        if style.check_marks && pos.gives_check(m) {
-            text.push_check(after_has_legal_moves(pos, m));
+        MoveText::algebraic(pos, m, style, unique, || {
+            pos.gives_check(m).then(|| after_has_legal_moves(pos, m))
+        })
+    }
+
+    /// The SAN or long algebraic text of `m` with its marks; `check` says,
+    /// when the style writes check marks, whether `m` checks and then
+    /// whether the side in check has a legal move.
+    #[inline(always)]
+    fn algebraic(
+        before: &Position,
+        m: Move,
+        style: Style,
+        unique: bool,
+        check: impl FnOnce() -> Option<bool>,
+    ) -> MoveText {
+        let mut text = Packed::algebraic(before, m, style, unique);
+        if style.check_marks
+            && let Some(legal_moves) = check()
+        {
+            text.push_check(legal_moves);
         }
         text.push_ep_mark(m, style);
         text.text()
