@@ -609,7 +609,84 @@ impl Packed {
 
     /// The SAN or long algebraic text of `m`, without the marks that
     /// follow it (check or mate, ` e.p.`).
+    #[inline(always)]
     fn algebraic(before: &Position, m: Move, style: Style, unique: bool) -> Packed {
+        if style.notation == Notation::San
+            && style.alphabet == Alphabet::English
+            && !style.pawn_letter
+        {
+            return Packed::san(before, m, unique);
+        }
+        Packed::algebraic_styled(before, m, style, unique)
+    }
+
+    /// The SAN text of `m` with English letters and without pawn letters
+    /// (nearly every text written), in one word: at most `exd8=Q` or
+    /// `Qh4xe1`, six bytes, before the check mark.
+    #[inline(always)]
+    fn san(before: &Position, m: Move, unique: bool) -> Packed {
+        const LETTERS: [u8; 6] = *b"PNBRQK";
+        let (role, from, to, capture, promotion) = match m {
+            Move::Normal {
+                role,
+                from,
+                to,
+                capture,
+                promotion,
+            } => (role, from, to, capture.is_some(), promotion),
+            Move::EnPassant { from, to } => (Role::Pawn, from, to, true, None),
+            Move::Castle { king, rook } => {
+                return if rook.file() > king.file() {
+                    Packed {
+                        lo: u64::from_le_bytes(*b"O-O\0\0\0\0\0"),
+                        hi: 0,
+                        len: 3,
+                    }
+                } else {
+                    Packed {
+                        lo: u64::from_le_bytes(*b"O-O-O\0\0\0"),
+                        hi: 0,
+                        len: 5,
+                    }
+                };
+            }
+        };
+        let file = |sq: Square| u64::from(b'a' + sq.file().index() as u8);
+        let rank = |sq: Square| u64::from(b'1' + sq.rank().index() as u8);
+        let (mut lo, mut len) = (0u64, 0u32);
+        if role != Role::Pawn {
+            lo = u64::from(LETTERS[role.index()]);
+            len = 1;
+            if !unique {
+                let (by_file, by_rank) = disambiguation(before, m);
+                if by_file {
+                    lo |= file(from) << 8;
+                    len += 1;
+                }
+                if by_rank {
+                    lo |= rank(from) << (8 * len);
+                    len += 1;
+                }
+            }
+        } else if capture {
+            lo = file(from);
+            len = 1;
+        }
+        if capture {
+            lo |= u64::from(b'x') << (8 * len);
+            len += 1;
+        }
+        lo |= (file(to) | rank(to) << 8) << (8 * len);
+        len += 2;
+        if let Some(promotion) = promotion {
+            lo |= (u64::from(b'=') | u64::from(LETTERS[promotion.index()]) << 8) << (8 * len);
+            len += 2;
+        }
+        Packed { lo, hi: 0, len }
+    }
+
+    /// [`algebraic`](Self::algebraic) in any other style, byte by byte.
+    fn algebraic_styled(before: &Position, m: Move, style: Style, unique: bool) -> Packed {
         if style.long_form != LongForm::Lan && style.notation == Notation::Long {
             return Packed::long_form(m, style);
         }
