@@ -252,40 +252,53 @@ impl Board {
     }
 }
 
+impl Board {
+    /// The FEN board field, written at the start of `out`: at most 71
+    /// bytes. The length written.
+    pub(crate) fn write_field(&self, out: &mut [u8; 128]) -> usize {
+        let white = self.by_color(Color::White);
+        let mut len = 0;
+        for rank in Rank::ALL.into_iter().rev() {
+            let mut empty = 0;
+            for file in File::ALL {
+                let sq = Square::from_coords(file, rank);
+                let Some(role) = self.roles[sq.index()] else {
+                    empty += 1;
+                    continue;
+                };
+                if empty > 0 {
+                    out[len] = b'0' + empty;
+                    len += 1;
+                    empty = 0;
+                }
+                let upper = role.upper_char() as u8;
+                out[len] = if white.contains(sq) {
+                    upper
+                } else {
+                    upper.to_ascii_lowercase()
+                };
+                len += 1;
+            }
+            if empty > 0 {
+                out[len] = b'0' + empty;
+                len += 1;
+            }
+            if rank != Rank::FIRST {
+                out[len] = b'/';
+                len += 1;
+            }
+        }
+        len
+    }
+}
+
 impl fmt::Display for Board {
     /// The FEN board field.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Built in place and written once: through the formatter, each
         // piece and each digit was a call of its own.
-        let mut field = [0u8; 71];
-        let mut len = 0;
-        for rank in Rank::ALL.into_iter().rev() {
-            let mut empty = 0;
-            for file in File::ALL {
-                let byte = match self.piece_at(Square::from_coords(file, rank)) {
-                    Some(piece) => piece.char() as u8,
-                    None => {
-                        empty += 1;
-                        continue;
-                    }
-                };
-                if empty > 0 {
-                    field[len] = b'0' + empty;
-                    len += 1;
-                    empty = 0;
-                }
-                field[len] = byte;
-                len += 1;
-            }
-            if empty > 0 {
-                field[len] = b'0' + empty;
-                len += 1;
-            }
-            if rank != Rank::FIRST {
-                field[len] = b'/';
-                len += 1;
-            }
-        }
+        let mut field = [0u8; 128];
+        let len = self.write_field(&mut field);
         // Piece letters, digits and slashes are ASCII.
         f.write_str(std::str::from_utf8(&field[..len]).map_err(|_| fmt::Error)?)
     }

@@ -542,50 +542,113 @@ impl FromStr for Setup {
 }
 
 fn write_fen(setup: &Setup, f: &mut impl fmt::Write) -> fmt::Result {
-    write_epd(setup, f)?;
-    write!(f, " {} {}", setup.halfmoves, setup.fullmoves)
+    f.write_str(FenText::of(setup, true).as_str())
 }
 
 /// The first four fields of the FEN: board, turn, castling, en passant.
 fn write_epd(setup: &Setup, f: &mut impl fmt::Write) -> fmt::Result {
-    write!(f, "{}", setup.board)?;
-    f.write_char(' ')?;
-    f.write_char(setup.turn.char())?;
-    f.write_char(' ')?;
-    write_castling(setup, f)?;
-    f.write_char(' ')?;
-    f.write_str(setup.ep_square.map_or("-", Square::name))
+    f.write_str(FenText::of(setup, false).as_str())
 }
 
-fn write_castling(setup: &Setup, f: &mut impl fmt::Write) -> fmt::Result {
-    if setup.castling_rights.is_empty() {
-        return f.write_str("-");
-    }
-    for color in Color::ALL {
-        let rank = Rank::FIRST.relative_to(color);
-        let king = setup.board.king_of(color);
-        // From the h-file down: kingside rights first, then queenside.
-        for file in File::ALL.into_iter().rev() {
-            let rook = Square::from_coords(file, rank);
-            if !setup.castling_rights.contains(rook) {
-                continue;
+/// A FEN built in place and written in one piece: through the formatter,
+/// each field and each counter was a call of its own, and `fen` wrote
+/// more of them than it replayed moves.
+struct FenText {
+    buf: [u8; 128],
+    len: usize,
+}
+
+impl FenText {
+    /// The FEN of `setup`, with the move counters or without (EPD). The
+    /// longest is 103 bytes: a board of 71, two counters of ten digits.
+    fn of(setup: &Setup, counters: bool) -> FenText {
+        let mut text = FenText {
+            buf: [0; 128],
+            len: 0,
+        };
+        text.len = setup.board.write_field(&mut text.buf);
+        text.push(b' ');
+        text.push(setup.turn.char() as u8);
+        text.push(b' ');
+        text.push_castling(setup);
+        text.push(b' ');
+        match setup.ep_square {
+            Some(sq) => {
+                text.push(b'a' + sq.file().index() as u8);
+                text.push(b'1' + sq.rank().index() as u8);
             }
-            let side = king.map(|k| CastlingSide::from_files(k.file(), file));
-            let letter = match side {
-                Some(side) if outermost_rook(&setup.board, color, side) == Some(rook) => match side
-                {
-                    CastlingSide::KingSide => 'k',
-                    CastlingSide::QueenSide => 'q',
-                },
-                _ => file.char(),
-            };
-            f.write_char(match color {
-                Color::White => letter.to_ascii_uppercase(),
-                Color::Black => letter,
-            })?;
+            None => text.push(b'-'),
+        }
+        if counters {
+            text.push(b' ');
+            text.push_number(setup.halfmoves);
+            text.push(b' ');
+            text.push_number(setup.fullmoves);
+        }
+        text
+    }
+
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
         }
     }
-    Ok(())
+
+    fn push_number(&mut self, n: u32) {
+        let mut digits = [0u8; 10];
+        let mut i = digits.len();
+        let mut n = n;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[i..] {
+            self.push(d);
+        }
+    }
+
+    /// The castling field: `KQkq`, Shredder-FEN file letters for a rook
+    /// that is not the outermost on its side (Chess960), `-` for none.
+    fn push_castling(&mut self, setup: &Setup) {
+        if setup.castling_rights.is_empty() {
+            return self.push(b'-');
+        }
+        for color in Color::ALL {
+            let rank = Rank::FIRST.relative_to(color);
+            let king = setup.board.king_of(color);
+            // From the h-file down: kingside rights first, then queenside.
+            for file in File::ALL.into_iter().rev() {
+                let rook = Square::from_coords(file, rank);
+                if !setup.castling_rights.contains(rook) {
+                    continue;
+                }
+                let side = king.map(|k| CastlingSide::from_files(k.file(), file));
+                let letter = match side {
+                    Some(side) if outermost_rook(&setup.board, color, side) == Some(rook) => {
+                        match side {
+                            CastlingSide::KingSide => b'k',
+                            CastlingSide::QueenSide => b'q',
+                        }
+                    }
+                    _ => file.char() as u8,
+                };
+                self.push(match color {
+                    Color::White => letter.to_ascii_uppercase(),
+                    Color::Black => letter,
+                });
+            }
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        // Letters, digits, slashes and spaces: ASCII.
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
+    }
 }
 
 impl Position {

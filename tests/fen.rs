@@ -23,6 +23,9 @@ fn seed_examples_round_trip() {
         assert_eq!(Setup::from_fen(fen).unwrap().to_fen(), fen);
     }
     assert_eq!(Position::startpos().to_string(), START);
+    // Counters of any size are written whole.
+    let big = "4k3/8/8/8/8/8/4P3/4K3 w - - 4294967295 4294967295";
+    assert_eq!(Setup::from_fen(big).unwrap().to_fen(), big);
 }
 
 #[test]

@@ -308,3 +308,42 @@ fn check_marks_and_origins_without_playing() {
     eprintln!("{moves} moves");
     assert!(moves > 1_000_000, "{moves} moves");
 }
+
+/// Every suite position and every position one move on, written as FEN
+/// and as EPD, reads back as the same position; the EPD is the FEN
+/// without its counters.
+#[test]
+fn fens_written_read_back() {
+    use pgnkit::EpMode;
+    let Some(dir) = common::data_dir() else {
+        return;
+    };
+    let mut positions = 0;
+    for case in load(&dir) {
+        let Ok(start) = Position::from_fen(&case.fen) else {
+            continue;
+        };
+        let mut all = vec![start];
+        for &m in start.legal_moves().iter() {
+            let mut next = start;
+            next.play_unchecked(m);
+            all.push(next);
+        }
+        for pos in &all {
+            let fen = pos.fen(EpMode::Always);
+            let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            // The same position; a Chess960 position without castling
+            // rights reads back as a standard one.
+            assert_eq!(back.board(), pos.board(), "{} -> {fen}", case.fen);
+            assert_eq!(back.fen(EpMode::Always), fen, "{}", case.fen);
+            assert_eq!(back.zobrist_key(), pos.zobrist_key(), "{fen}");
+            let mut epd = String::new();
+            pos.write_epd(EpMode::Always, &mut epd).unwrap();
+            let counters = format!(" {} {}", pos.halfmoves(), pos.fullmoves());
+            assert_eq!(fen.strip_suffix(&counters), Some(epd.as_str()), "{fen}");
+            positions += 1;
+        }
+    }
+    eprintln!("{positions} positions");
+    assert!(positions > 10_000, "{positions} positions");
+}

@@ -325,7 +325,11 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 });
             }
         };
-        let replay = replayer.replay_with(&raw, &options, &mut on_ply);
+        // The final position needs no look at the others.
+        let replay = match which {
+            Which::Final => replayer.replay(&raw, &options),
+            _ => replayer.replay_with(&raw, &options, &mut on_ply),
+        };
         // The first mainline error: positions from its move on are not
         // printed.
         let first_error = replay
