@@ -713,16 +713,22 @@ impl Converter {
     ) -> Streamed {
         // The forms that cost a test per move (move numbers off, FEN
         // comments) have their own writer: the others' moves pay nothing.
-        if options.fen_comments || !options.write.move_numbers {
-            self.stream_with::<true>(replayer, raw, options, out)
-        } else {
-            self.stream_with::<false>(replayer, raw, options, out)
+        let forms = options.fen_comments || !options.write.move_numbers;
+        // Without comments and NAGs written (`--bare`), the reader passes
+        // over comments as `validate`'s does: a draw offer written as a
+        // comment, `{(=)}`, is the only one that would be written.
+        let comments = options.write.comments || options.write.nags;
+        match (forms, comments) {
+            (true, true) => self.stream_with::<true, true>(replayer, raw, options, out),
+            (true, false) => self.stream_with::<true, false>(replayer, raw, options, out),
+            (false, true) => self.stream_with::<false, true>(replayer, raw, options, out),
+            (false, false) => self.stream_with::<false, false>(replayer, raw, options, out),
         }
     }
 
     /// [`stream`](Self::stream) with a writer that has the per-move forms
-    /// (`FORMS`) or not.
-    fn stream_with<const FORMS: bool>(
+    /// (`FORMS`) or not, and reads comments (`COMMENTS`) or not.
+    fn stream_with<const FORMS: bool, const COMMENTS: bool>(
         &mut self,
         replayer: &mut Replayer,
         raw: &RawGame<'_>,
@@ -733,7 +739,7 @@ impl Converter {
         self.pending.clear();
         self.movetext.clear();
         let mut tags = self.tags.take();
-        let mut writer = Writer::<FORMS> {
+        let mut writer = Writer::<FORMS, COMMENTS> {
             source: raw.bytes,
             options,
             stack: &mut self.stack,
@@ -780,7 +786,7 @@ type Streamed = (
 
 /// The converter's observer of one game's replay: writes each move shown
 /// in the target notation, with what the options keep around it.
-struct Writer<'c, 'a, const FORMS: bool> {
+struct Writer<'c, 'a, const FORMS: bool, const COMMENTS: bool> {
     source: &'a [u8],
     options: &'c PgnOptions,
     stack: &'c mut Vec<Frame>,
@@ -802,7 +808,7 @@ struct Writer<'c, 'a, const FORMS: bool> {
     fen_text: String,
 }
 
-impl<'a, const FORMS: bool> Writer<'_, 'a, FORMS> {
+impl<'a, const FORMS: bool, const COMMENTS: bool> Writer<'_, 'a, FORMS, COMMENTS> {
     fn top(&mut self) -> &mut Frame {
         let last = self.stack.len() - 1;
         &mut self.stack[last]
@@ -898,8 +904,8 @@ impl<'a, const FORMS: bool> Writer<'_, 'a, FORMS> {
     }
 }
 
-impl<'a, const FORMS: bool> Observer<'a> for Writer<'_, 'a, FORMS> {
-    const COMMENTS: bool = true;
+impl<'a, const FORMS: bool, const COMMENTS: bool> Observer<'a> for Writer<'_, 'a, FORMS, COMMENTS> {
+    const COMMENTS: bool = COMMENTS;
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
         self.tags.push(Tag { name, value, span });

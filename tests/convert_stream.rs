@@ -92,6 +92,16 @@ fn option_sets() -> Vec<PgnOptions> {
             required: Some(Required::San),
             ..base
         },
+        // `--bare`: the reader passes over comments.
+        PgnOptions {
+            style: Style::UCI,
+            write: WriteOptions {
+                move_numbers: false,
+                result: false,
+                ..bare
+            },
+            ..base
+        },
         PgnOptions {
             style: Style::LAN
                 .with_long_form(LongForm::Xlalg)
