@@ -1,7 +1,12 @@
 //! The PGN reader's promises, one test per item: tags, movetext tokens,
 //! results, NAGs, errors with positions, batching.
 
-use pgnkit::pgn::{GameFramer, Outcome, ParsePgnErrorKind, RawGame, TokenKind, Tokens, parse_game};
+mod common;
+
+use pgnkit::pgn::{
+    Comment, GameFramer, Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Span,
+    TokenKind, Tokens, Visitor, parse_game,
+};
 
 fn parse(text: &[u8]) -> pgnkit::pgn::Game<'_> {
     parse_game(&RawGame::from_bytes(text))
@@ -196,5 +201,80 @@ fn batches_of_owned_games_parse_like_borrowed_ones() {
             (2, 4, b"d4".to_vec()),
             (3, 7, b"c4".to_vec())
         ]
+    );
+}
+
+/// What a reader that wants comments is told of them, in order: each
+/// comment, draw offer and draw offer out of place, by span.
+#[derive(Default)]
+struct Annotations(Vec<Span>);
+
+impl<'a> Visitor<'a> for Annotations {
+    type Output = Vec<Span>;
+    const COMMENTS: bool = true;
+
+    fn comment(&mut self, comment: Comment<'a>) {
+        self.0.push(comment.span);
+    }
+
+    fn draw_offer(&mut self, span: Span) {
+        self.0.push(span);
+    }
+
+    fn syntax_error(&mut self, error: ParsePgnError) {
+        if error.kind == ParsePgnErrorKind::NagWithoutMove {
+            self.0.push(error.span);
+        }
+    }
+
+    fn end_game(&mut self) -> Vec<Span> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+/// The reader reports comments on its own path past the moves (through
+/// the framer's comment index, without a token each): over every file of
+/// ../shared/data, it reports the comments, line comments and draw offers
+/// the tokenizer reads, in order and at the same spans.
+#[test]
+fn comments_reported_as_tokenized() {
+    let Some(files) = common::pgn_files(&["corpus", "broken"], false) else {
+        return;
+    };
+    let mut reader = Reader::new(pgnkit::pgn::DEFAULT_MAX_DEPTH);
+    let (mut games, mut comments) = (0, 0);
+    for path in &files {
+        let bytes = std::fs::read(path).unwrap();
+        let mut framer = GameFramer::new(&bytes[..]);
+        while let Some(raw) = framer.next_game() {
+            let Ok(raw) = raw else { continue };
+            if raw.marks.first_nul().is_some() {
+                continue;
+            }
+            let reported = reader.read(&raw, &mut Annotations::default());
+            let tokenized: Vec<Span> = Tokens::new(raw.bytes)
+                .filter(|t| {
+                    matches!(
+                        t.kind,
+                        TokenKind::Comment(_) | TokenKind::LineComment(_) | TokenKind::DrawOffer
+                    )
+                })
+                .map(|t| t.span)
+                .collect();
+            assert_eq!(
+                reported,
+                tokenized,
+                "{} game {}",
+                path.display(),
+                raw.number
+            );
+            games += 1;
+            comments += reported.len();
+        }
+    }
+    eprintln!("{games} games, {comments} comments");
+    assert!(
+        games > 5_000 && comments > 10_000,
+        "{games} games, {comments} comments"
     );
 }

@@ -760,6 +760,27 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// With the position at a `{` comment (where
+    /// [`next_move_text`](Self::next_move_text) stopped) that is closed
+    /// and no draw offer: its text and span, the comment passed. For
+    /// readers that report comments, without a [`Token`] for each; any
+    /// other comment is left to [`next`](Iterator::next).
+    #[inline(always)]
+    pub(crate) fn next_plain_comment(&mut self) -> Option<(&'a [u8], Span)> {
+        let open = self.pos;
+        if self.pending.is_some() || self.source.get(open) != Some(&b'{') {
+            return None;
+        }
+        let close = self.next_comment_close(open)?;
+        let text = &self.source[open + 1..close];
+        if is_draw_offer(text) {
+            return None;
+        }
+        self.in_tags = false;
+        self.pos = close + 1;
+        Some((text, Span::new(open, close + 1)))
+    }
+
     /// Passes over whitespace (`%` escape lines are left to
     /// [`skip_space`](Self::skip_space)); the position after it.
     #[inline(always)]

@@ -282,6 +282,16 @@ impl Reader {
                         self.move_token(visitor, text, span, &mut line, &mut after_result);
                         continue;
                     }
+                    if V::COMMENTS
+                        && let Some((text, span)) = tokens.next_plain_comment()
+                    {
+                        visitor.comment(Comment {
+                            text,
+                            kind: CommentKind::Brace,
+                            span,
+                        });
+                        continue;
+                    }
                     match next_token::<V>(&mut tokens) {
                         Some(token) => token,
                         None => break,
