@@ -260,6 +260,20 @@ fn san_by_list(pos: &Position, m: pgnkit::Move) -> String {
     text + mark
 }
 
+/// Each suite position that reads, with the positions one move on.
+fn suite_and_one_move_on(dir: &Path) -> impl Iterator<Item = (Case, Vec<Position>)> {
+    load(dir).into_iter().filter_map(|case| {
+        let start = Position::from_fen(&case.fen).ok()?;
+        let mut positions = vec![start];
+        for &m in start.legal_moves().iter() {
+            let mut next = start;
+            next.play_unchecked(m);
+            positions.push(next);
+        }
+        Some((case, positions))
+    })
+}
+
 /// The check test that does not play the move ([`Position::gives_check`])
 /// and the SAN writer built on it and on the rivals' own legality agree
 /// with playing the move and listing all legal moves: every move of every
@@ -274,16 +288,7 @@ fn check_marks_and_origins_without_playing() {
         return;
     };
     let mut moves = 0;
-    for case in load(&dir) {
-        let Ok(start) = Position::from_fen(&case.fen) else {
-            continue;
-        };
-        let mut positions = vec![start];
-        for m in start.legal_moves().iter() {
-            let mut next = start;
-            next.play_unchecked(*m);
-            positions.push(next);
-        }
+    for (case, positions) in suite_and_one_move_on(&dir) {
         for pos in &positions {
             for &m in pos.legal_moves().iter() {
                 let mut after = *pos;
@@ -319,16 +324,7 @@ fn fens_written_read_back() {
         return;
     };
     let mut positions = 0;
-    for case in load(&dir) {
-        let Ok(start) = Position::from_fen(&case.fen) else {
-            continue;
-        };
-        let mut all = vec![start];
-        for &m in start.legal_moves().iter() {
-            let mut next = start;
-            next.play_unchecked(m);
-            all.push(next);
-        }
+    for (case, all) in suite_and_one_move_on(&dir) {
         for pos in &all {
             let fen = pos.fen(EpMode::Always);
             let back = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
