@@ -715,8 +715,8 @@ impl Converter {
         // comments) have their own writer: the others' moves pay nothing.
         let forms = options.fen_comments || !options.write.move_numbers;
         // Without comments and NAGs written (`--bare`), the reader passes
-        // over comments as `validate`'s does: a draw offer written as a
-        // comment, `{(=)}`, is the only one that would be written.
+        // over comments as `validate`'s does. NAGs keep them read: a draw
+        // offer written as a comment, `{(=)}`, is written with the NAGs.
         let comments = options.write.comments || options.write.nags;
         match (forms, comments) {
             (true, true) => self.stream_with::<true, true>(replayer, raw, options, out),

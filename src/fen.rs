@@ -551,8 +551,8 @@ fn write_epd(setup: &Setup, f: &mut impl fmt::Write) -> fmt::Result {
 }
 
 /// A FEN built in place and written in one piece: through the formatter,
-/// each field and each counter was a call of its own, and `fen` wrote
-/// more of them than it replayed moves.
+/// each field and each counter is a call of its own, and `fen` writes a
+/// FEN for every game (`fen --all` for every ply).
 struct FenText {
     buf: [u8; 128],
     len: usize,
