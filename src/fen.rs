@@ -572,12 +572,8 @@ impl FenText {
         text.push(b' ');
         text.push_castling(setup);
         text.push(b' ');
-        match setup.ep_square {
-            Some(sq) => {
-                text.push(b'a' + sq.file().index() as u8);
-                text.push(b'1' + sq.rank().index() as u8);
-            }
-            None => text.push(b'-'),
+        for b in setup.ep_square.map_or("-", Square::name).bytes() {
+            text.push(b);
         }
         if counters {
             text.push(b' ');

@@ -5,9 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::token::{MoveKind, MoveToken, Notation};
-use crate::{
-    attacks, bitboard::Bitboard, moves::Move, position::Position, role::Role, square::Square,
-};
+use crate::{bitboard::Bitboard, moves::Move, position::Position, role::Role, square::Square};
 
 /// How piece names are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -353,22 +351,11 @@ pub(super) fn disambiguation(pos: &Position, m: Move) -> (bool, bool) {
     // of those reaches, so the answer is the same without the move list.
     let board = pos.board();
     let ours = board.by_role(role) & board.by_color(pos.turn());
-    // Knights and sliders reach each other symmetrically: the squares a
-    // piece on the target attacks are those from which it is attacked.
-    // Sliders by the between-squares table, not the magic tables: a
-    // lookup that stays in cache (see `attacks::sliders_seeing`).
+    // The pieces of the role that attack the target square (sliders by
+    // the between-squares table, not the magic tables).
     let to = m.to();
     let occupied = board.occupied();
-    let others = ours.without(from);
-    let rivals = match role {
-        Role::Knight => others & attacks::knight_attacks(to),
-        Role::Bishop => attacks::sliders_seeing(to, others & attacks::bishop_rays(to), occupied),
-        Role::Rook => attacks::sliders_seeing(to, others & attacks::rook_rays(to), occupied),
-        _ => {
-            let lines = attacks::bishop_rays(to) | attacks::rook_rays(to);
-            attacks::sliders_seeing(to, others & lines, occupied)
-        }
-    };
+    let rivals = board.attackers_by_rays(to, pos.turn(), occupied) & ours.without(from);
     if rivals.is_empty() {
         return (false, false);
     }
@@ -513,6 +500,12 @@ impl MoveText {
     }
 }
 
+/// A square's name in the low two bytes of a word: file, then rank.
+#[inline]
+const fn square_word(sq: Square) -> u64 {
+    (b'a' + sq.file().index() as u8) as u64 | ((b'1' + sq.rank().index() as u8) as u64) << 8
+}
+
 /// A move's text while it is built, in a register: each byte goes in by
 /// a shift, and the text leaves in one 16-byte store. Bytes stored one by
 /// one and read back as a word (by the copy of the finished text) stall
@@ -569,8 +562,9 @@ impl Packed {
     /// Appends a square's name.
     #[inline]
     fn push_square(&mut self, square: Square) {
-        self.push(b'a' + square.file().index() as u8);
-        self.push(b'1' + square.rank().index() as u8);
+        let word = square_word(square);
+        self.push(word as u8);
+        self.push((word >> 8) as u8);
     }
 
     /// Appends a letter or figurine.
@@ -595,11 +589,7 @@ impl Packed {
     #[inline]
     fn uci(m: Move, chess960: bool) -> Packed {
         let to = if chess960 { m.to() } else { m.king_to() };
-        let square = |sq: Square| {
-            u64::from(b'a' + sq.file().index() as u8)
-                | u64::from(b'1' + sq.rank().index() as u8) << 8
-        };
-        let squares = square(m.from()) | square(to) << 16;
+        let squares = square_word(m.from()) | square_word(to) << 16;
         let (lo, len) = match m.promotion() {
             Some(p) => (squares | u64::from(p.char() as u8) << 32, 5),
             None => (squares, 4),
@@ -651,8 +641,8 @@ impl Packed {
                 };
             }
         };
-        let file = |sq: Square| u64::from(b'a' + sq.file().index() as u8);
-        let rank = |sq: Square| u64::from(b'1' + sq.rank().index() as u8);
+        let file = |sq: Square| square_word(sq) & 0xFF;
+        let rank = |sq: Square| square_word(sq) >> 8;
         let (mut lo, mut len) = (0u64, 0u32);
         if role != Role::Pawn {
             lo = u64::from(LETTERS[role.index()]);
@@ -676,7 +666,7 @@ impl Packed {
             lo |= u64::from(b'x') << (8 * len);
             len += 1;
         }
-        lo |= (file(to) | rank(to) << 8) << (8 * len);
+        lo |= square_word(to) << (8 * len);
         len += 2;
         if let Some(promotion) = promotion {
             lo |= (u64::from(b'=') | u64::from(LETTERS[promotion.index()]) << 8) << (8 * len);
