@@ -356,12 +356,8 @@ mod tests {
         for entry in Openings::get().entries() {
             let raw = RawGame::from_bytes(entry.line.as_bytes());
             let mut last = None;
-            let replay =
-                replayer.replay_with(&raw, &ReplayOptions::default(), &mut |p: MainlinePly<
-                    '_,
-                >| {
-                    last = Some((p.ply, p.position.zobrist_key()));
-                });
+            let mut on_ply = |p: MainlinePly<'_>| last = Some((p.ply, p.position.zobrist_key()));
+            let replay = replayer.replay_with(&raw, &ReplayOptions::default(), &mut on_ply);
             assert_eq!(replay.status, Status::Valid, "{}", entry.line);
             let (plies, key) = last.unwrap_or_else(|| panic!("{}", entry.line));
             assert_eq!(plies, entry.plies, "{}", entry.line);
@@ -379,21 +375,9 @@ mod tests {
         assert_eq!(player.play("1. e4 e5 2. Nf3").map(|p| p.0), Some(3));
         assert_eq!(player.play("1. e4 e5 2. Ke3"), None);
         assert_eq!(player.play("1. e4 {x} e5"), None);
-        assert_eq!(
-            player.play("1. e4"),
-            Some((1, {
-                let mut pos = Position::startpos();
-                pos.play_unchecked(
-                    MoveToken::parse(b"e4")
-                        .unwrap()
-                        .resolve(&pos, LetterPolicy::Auto)
-                        .unwrap()
-                        .as_move()
-                        .unwrap(),
-                );
-                pos.zobrist_key()
-            }))
-        );
+        let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let key = Position::from_fen(after_e4).unwrap().zobrist_key();
+        assert_eq!(player.play("1. e4"), Some((1, key)));
     }
 
     /// The opening of a line of SAN.

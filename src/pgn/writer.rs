@@ -661,6 +661,7 @@ impl Emitter<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pgn::{RawGame, Span, parse_game};
 
     /// The word-at-a-time test agrees with a byte loop wherever the line
     /// feed or the non-ASCII byte stands, for every length up to 40.
@@ -685,7 +686,6 @@ mod tests {
             }
         }
     }
-    use crate::pgn::{RawGame, Span, parse_game};
 
     /// The tag section as the export tag list gives it, each value
     /// unescaped, decoded and escaped again: what [`write_tags`] writes
