@@ -75,7 +75,6 @@
 //! ```
 
 use std::io::{self, Read};
-use std::marker::PhantomData;
 use std::ops::{ControlFlow, Range};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -243,10 +242,10 @@ pub trait Sink<T> {
     /// A failure to write, which ends the run.
     fn write(&mut self, out: T, read: u64) -> io::Result<ControlFlow<()>>;
 
-    /// An output for the per-game function to fill next, where the run
-    /// makes them one at a time (one job): a sink that keeps a written
-    /// output's buffers hands them back here, cleared, so that a game's
-    /// output grows no new buffer. A new `T` by default.
+    /// An output for the per-game function to fill next, called after
+    /// each [`write`](Self::write): a sink that keeps a written output's
+    /// buffers hands them back here, cleared, so that the next game (one
+    /// job) or batch grows no new buffer. A new `T` by default.
     fn fresh(&mut self) -> T
     where
         T: Default,
@@ -287,11 +286,12 @@ pub enum EngineError {
 /// input), and passes what it makes to `sink` in input order.
 ///
 /// The games are handed to the workers in batches; for each batch a
-/// worker makes a fresh state with `init` (a replayer, buffers) and a
-/// fresh output (`T::default()`), passes both to `game` for each of its
-/// games in order, and the output goes to [`Sink::write`]. With one job
-/// the games are handed over one at a time: one state from `init` serves
-/// the whole input, and each game fills an output from [`Sink::fresh`].
+/// worker makes a fresh state with `init` (a replayer, buffers) and takes
+/// an output (one that [`Sink::fresh`] handed back, else `T::default()`),
+/// passes both to `game` for each of its games in order, and the output
+/// goes to [`Sink::write`]. With one job the games are handed over one at
+/// a time: one state from `init` serves the whole input, and each game
+/// fills an output from [`Sink::fresh`].
 ///
 /// A [`ControlFlow::Break`] from the sink ends the run (the input it came
 /// from is ended, the inputs after it are not opened).
@@ -313,8 +313,8 @@ where
     K: Sink<T> + Send,
 {
     let pipeline = Pipeline::new(options.jobs);
-    // At most as many texts as batches in flight.
-    let free = FreeTexts::default();
+    let texts = Spares::default();
+    let outputs = Spares::default();
     let sizes = disk_sizes(paths);
     let parts = (options.shard.count() > 1).then(|| options.shard.parts(&sizes));
     let index = match &options.index {
@@ -408,7 +408,7 @@ where
             name: &name,
             init: &init,
             game: &game,
-            out: PhantomData,
+            outputs: &outputs,
         };
         let map = if options.map && (pipeline.jobs() > 1 || split.is_some()) {
             input.take_mapped().map(Arc::new)
@@ -442,7 +442,7 @@ where
                 None if pipeline.jobs() == 1 && !options.records => {
                     work.one_job(input, options.map, window, &mut write)
                 }
-                None => work.stream(&pipeline, options, input, window, &free, &mut write),
+                None => work.stream(&pipeline, options, input, window, &texts, &mut write),
             }
         };
         sink.end();
@@ -701,7 +701,8 @@ struct Work<'a, I, G, T> {
     name: &'a str,
     init: &'a I,
     game: &'a G,
-    out: PhantomData<fn() -> T>,
+    /// Outputs the sink has written, for the next batches.
+    outputs: &'a Spares<T>,
 }
 
 impl<S, T, I, G> Work<'_, I, G, T>
@@ -713,7 +714,7 @@ where
     /// Runs the per-game function over the games of a batch.
     fn batch(&self, text: &[u8], comments: &CommentIndex, slots: &[Slot]) -> T {
         let mut state = (self.init)();
-        let mut out = T::default();
+        let mut out = self.outputs.take(T::default);
         for slot in slots {
             let game = match &slot.game {
                 Ok(info) => {
@@ -810,10 +811,10 @@ where
         options: &Options,
         input: Input,
         window: Option<Window>,
-        free: &FreeTexts,
+        texts: &Spares<Vec<u8>>,
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
-        let batches = Batches::new(input, options, window, free.clone());
+        let batches = Batches::new(input, options, window, texts.clone());
         pipeline.run(
             batches.map(|batch| batch.map_err(Stop::Read)),
             |batch: Batch| {
@@ -822,9 +823,9 @@ where
             },
             |(out, read, text): (T, u64, Text)| {
                 if let Text::Copied(text) = text {
-                    free.give(text);
+                    texts.give(text);
                 }
-                write(out, read).map(drop)
+                write(out, read).map(|spare| self.outputs.give(spare))
             },
         )
     }
@@ -902,7 +903,7 @@ where
                 };
                 // The text before the piece's end is done with.
                 map.consumed(end, 0);
-                write(out, end as u64).map(drop)
+                write(out, end as u64).map(|spare| self.outputs.give(spare))
             },
         )
     }
@@ -942,33 +943,39 @@ struct Batch {
     read: u64,
 }
 
-/// Texts of written batches, for the next batches to fill: a fresh vector
-/// per batch would be fresh memory from the system, and its page faults
-/// cost the reading more than the copying itself. Clones share the texts
-/// (the reader takes, the writer gives back; both on the pipeline's
-/// coordinating worker, so the lock is never contended).
-#[derive(Default, Clone)]
-struct FreeTexts(Arc<Mutex<Vec<Vec<u8>>>>);
+/// Buffers of written batches for the next batches to fill: the texts the
+/// reader copies games into, and the outputs the workers write. A fresh
+/// vector per batch would be fresh memory from the system, and its page
+/// faults cost more than the copying itself: 12,600 of them, a sixth of
+/// the time of `convert` over TCEC with 2 threads. Clones share the
+/// buffers. At most as many as there are batches in flight.
+struct Spares<T>(Arc<Mutex<Vec<T>>>);
 
-impl FreeTexts {
-    /// An empty text with room for a batch of `limit` bytes.
-    fn take(&self, limit: usize) -> Vec<u8> {
-        let mut text = self
-            .0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pop()
-            .unwrap_or_else(|| Vec::with_capacity(limit + (64 << 10)));
-        text.clear();
-        text
+impl<T> Default for Spares<T> {
+    fn default() -> Spares<T> {
+        Spares(Arc::default())
+    }
+}
+
+impl<T> Clone for Spares<T> {
+    fn clone(&self) -> Spares<T> {
+        Spares(Arc::clone(&self.0))
+    }
+}
+
+impl<T> Spares<T> {
+    /// A spare buffer, or `make`'s.
+    fn take(&self, make: impl FnOnce() -> T) -> T {
+        let spare = self.0.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        spare.unwrap_or_else(make)
     }
 
-    /// Returns a written batch's text for reuse.
-    fn give(&self, text: Vec<u8>) {
+    /// Keeps a written batch's buffer for reuse.
+    fn give(&self, spare: T) {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(text);
+            .push(spare);
     }
 }
 
@@ -1024,7 +1031,7 @@ struct Batches<R> {
     framer: GameFramer<Tee<R>>,
     /// Bytes of text per batch.
     limit: usize,
-    free: FreeTexts,
+    free: Spares<Vec<u8>>,
     /// The tee's log, for records.
     log: Option<Arc<Mutex<Log>>>,
     pending: Option<Pending>,
@@ -1048,7 +1055,7 @@ impl Batches<Sniffed<Input>> {
         input: Input,
         options: &Options,
         window: Option<Window>,
-        free: FreeTexts,
+        free: Spares<Vec<u8>>,
     ) -> Batches<Sniffed<Input>> {
         let from = window.as_ref().map_or(0, |w| w.text.start.max(w.from()));
         let log = options.records.then(|| {
@@ -1171,7 +1178,9 @@ impl<R: Read> Iterator for Batches<R> {
         if self.done {
             return None;
         }
-        let mut text = self.free.take(self.limit);
+        let limit = self.limit;
+        let mut text = self.free.take(|| Vec::with_capacity(limit + (64 << 10)));
+        text.clear();
         let mut comments = CommentIndex::new();
         let mut slots = Vec::new();
         while text.len() < self.limit && slots.len() < BATCH_GAMES {
