@@ -626,7 +626,6 @@ pub struct Converter {
     /// Comments waiting for the next move (or the end of their line):
     /// offset, length, kind.
     pending: Vec<(usize, usize, CommentKind)>,
-    movetext: Vec<u8>,
     tags: SpareTags,
 }
 
@@ -737,14 +736,16 @@ impl Converter {
     ) -> Streamed {
         self.stack.clear();
         self.pending.clear();
-        self.movetext.clear();
         let mut tags = self.tags.take();
+        let base = out.len();
         let mut writer = Writer::<FORMS, COMMENTS> {
             source: raw.bytes,
             options,
             stack: &mut self.stack,
             pending: &mut self.pending,
-            w: MovetextWriter::new(&mut self.movetext, options.write.width),
+            w: MovetextWriter::new(out, options.write.width),
+            base,
+            tags_end: base,
             tags: &mut tags,
             result: None,
             start: None,
@@ -766,10 +767,10 @@ impl Converter {
         let opening = writer.classifier.and_then(|c| c.opening());
         let written = valid.then(|| {
             let added = added_values(options, &replay);
-            writer.finish(fixed_result(options, &replay), &added, out)
+            writer.finish(fixed_result(options, &replay), &added)
         });
-        if let Some(Ok(())) = written {
-            out.extend_from_slice(&self.movetext);
+        if written != Some(Ok(())) {
+            out.truncate(base);
         }
         self.tags.keep(tags);
         (Conversion { replay, written }, start, opening)
@@ -791,7 +792,12 @@ struct Writer<'c, 'a, const FORMS: bool, const COMMENTS: bool> {
     options: &'c PgnOptions,
     stack: &'c mut Vec<Frame>,
     pending: &'c mut Vec<(usize, usize, CommentKind)>,
+    /// Writes to the output, where the game starts at `base`: its tags as
+    /// read, up to `tags_end` (written with the start position), then its
+    /// movetext.
     w: MovetextWriter<'c>,
+    base: usize,
+    tags_end: usize,
     tags: &'c mut Vec<Tag<'a>>,
     result: Option<Outcome>,
     /// The mainline's start position, once set up.
@@ -864,25 +870,44 @@ impl<'a, const FORMS: bool, const COMMENTS: bool> Writer<'_, 'a, FORMS, COMMENTS
         write
     }
 
-    /// Ends the movetext and writes the tags to `out` (the movetext
-    /// follows them); or why the game is not written.
+    /// Starts the mainline at `start`: the tag section is read, and is
+    /// written before the movetext.
+    #[inline(never)]
+    fn begin(&mut self, start: &Position) {
+        self.start = Some(*start);
+        self.stack.push(Frame::new(start_ply(self.tags), false));
+        let tags = &*self.tags;
+        let selection = self.options.write.tags;
+        self.w.lines(|out| write_tags(tags, None, selection, out));
+        self.tags_end = self.w.len();
+    }
+
+    /// Ends the movetext and rewrites the tags if the replay changed them;
+    /// or why the game is not written.
     fn finish(
         mut self,
         fix: Option<ResultFix>,
         added: &[(&'static str, String)],
-        out: &mut Vec<u8>,
     ) -> Result<(), StreamError> {
         if let Some(err) = self.stopped.take() {
             return Err(err);
         }
         self.flush_fen();
         self.flush_pending(false);
+        // The tags were written as read, and with no result to fill in a
+        // missing `Result` tag: they change with an opening found, a
+        // result fixed or tags added, and a missing `Result` tag changes
+        // with the result the movetext ends with.
+        let mut changed = !added.is_empty()
+            || (self.result.is_some() && !self.tags.iter().any(|t| t.is("Result")));
         if let Some(found) = self.classifier.and_then(|c| c.opening()) {
             set_opening_tags(self.tags, found);
+            changed = true;
         }
         if let Some(fix) = fix {
             set_result_tag(self.tags, fix.result);
             self.result = Some(fix.result);
+            changed = true;
         }
         // Added tags live no longer than this call: the list with them is
         // a copy (the game's own list goes back to the spare room).
@@ -895,11 +920,15 @@ impl<'a, const FORMS: bool, const COMMENTS: bool> Writer<'_, 'a, FORMS, COMMENTS
             &with_added
         };
         let write = &self.options.write;
-        self.w.finish_with(
+        let out = self.w.finish_with(
             write.result.then(|| result_text(tags, self.result)),
             write.blank_line,
         );
-        write_tags(tags, self.result, write.tags, out);
+        if changed {
+            let mut text = Vec::new();
+            write_tags(tags, self.result, write.tags, &mut text);
+            out.splice(self.base..self.tags_end, text);
+        }
         Ok(())
     }
 }
@@ -916,8 +945,7 @@ impl<'a, const FORMS: bool, const COMMENTS: bool> Observer<'a> for Writer<'_, 'a
             classifier.push(ply.ply, ply.position);
         }
         if ply.ply == 0 {
-            self.start = Some(*ply.position);
-            self.stack.push(Frame::new(start_ply(self.tags), false));
+            self.begin(ply.position);
         }
     }
 

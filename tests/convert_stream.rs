@@ -1,7 +1,9 @@
 //! The streaming PGN converter ([`Converter::convert`], one pass riding on
 //! the replay) against the tree writer ([`write_pgn_tree`]): byte for byte
 //! the same output for every valid game of the corpus, in every notation
-//! and with every option that changes the layout.
+//! and with every option that changes the layout. Games converted one
+//! after another into one output equal each converted alone, with the
+//! options under which the replay changes the tags already written.
 
 mod common;
 
@@ -271,4 +273,126 @@ fn awkward_layouts_equal_the_tree_writer() {
             }
         }
     }
+}
+
+/// Options under which the replay changes a game's tags after they were
+/// written: an opening found, a result fixed, tags added.
+fn tag_changing_options() -> Vec<PgnOptions> {
+    let base = option_sets()[0];
+    vec![
+        PgnOptions {
+            openings: true,
+            ..base
+        },
+        PgnOptions {
+            fix_result: true,
+            ..base
+        },
+        PgnOptions {
+            style: Style::UCI,
+            added: AddedTags {
+                ply_count: true,
+                hash: true,
+                final_fen: true,
+            },
+            ..base
+        },
+        PgnOptions {
+            openings: true,
+            fix_result: true,
+            added: AddedTags {
+                ply_count: true,
+                ..AddedTags::default()
+            },
+            write: WriteOptions {
+                tags: TagSelection::Roster,
+                ..WriteOptions::default()
+            },
+            ..base
+        },
+    ]
+}
+
+/// Converts the games of `text` one after another into one output, and
+/// each into an output of its own; both must hold the same bytes, and a
+/// game not written must leave no trace.
+fn same_in_one_output(text: &[u8], options: &PgnOptions) -> usize {
+    let mut converter = Converter::new();
+    let mut replayer = Replayer::new();
+    let (mut together, mut apart) = (Vec::new(), Vec::new());
+    let mut framer = GameFramer::new(text);
+    let mut written = 0;
+    while let Some(raw) = framer.next_game() {
+        let Ok(raw) = raw else { continue };
+        let before = together.len();
+        let done = converter.convert(&mut replayer, &raw, options, &mut together);
+        let mut alone = Vec::new();
+        converter.convert(&mut replayer, &raw, options, &mut alone);
+        assert_eq!(
+            String::from_utf8_lossy(&together[before..]),
+            String::from_utf8_lossy(&alone),
+            "game {} {options:?}",
+            raw.number
+        );
+        if done.written == Some(Ok(())) {
+            written += 1;
+        } else {
+            assert_eq!(together.len(), before, "game {}", raw.number);
+        }
+        apart.extend_from_slice(&alone);
+    }
+    assert_eq!(together, apart);
+    written
+}
+
+/// Games whose tags the replay changes, between games that are and are
+/// not written: each game's tags are rewritten in its own place.
+#[test]
+fn changed_tags_are_rewritten_in_place() {
+    let text = b"[Event \"a\"]\n[White \"w\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+        [Event \"bad\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n\
+        [Event \"b\"]\n[Result \"0-1\"]\n\n{c} 1. f3 e5 2. g4 Qh4# 0-1\n\n\
+        1. d4 {x} (1. e4) d5 0-1\n";
+    for options in option_sets().iter().chain(&tag_changing_options()) {
+        assert_eq!(same_in_one_output(text, options), 3, "{options:?}");
+    }
+    // Without a `Result` tag, the tag section takes the result the
+    // movetext ends with.
+    let mut out = Vec::new();
+    let raw = RawGame::from_bytes(b"[Event \"a\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+    let done = Converter::new().convert(&mut Replayer::new(), &raw, &option_sets()[0], &mut out);
+    assert_eq!(done.written, Some(Ok(())));
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("[Result \"0-1\"]\n\n1. f3"), "{out}");
+    // A fixed result goes to the tags and the movetext.
+    let mut out = b"before\n\n".to_vec();
+    let raw = RawGame::from_bytes(b"[Result \"*\"]\n\n1. f3 e5 2. g4 Qh4# *\n");
+    Converter::new().convert(
+        &mut Replayer::new(),
+        &raw,
+        &tag_changing_options()[1],
+        &mut out,
+    );
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("before\n\n[Event \"?\"]"), "{out}");
+    assert!(
+        out.contains("[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"),
+        "{out}"
+    );
+}
+
+/// The same over the corpus, with the options that change tags.
+#[test]
+fn corpus_games_in_one_output_equal_each_alone() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let files = corpus_files(&data.join("corpus"));
+    let mut written = 0;
+    for options in &tag_changing_options() {
+        for path in &files {
+            written += same_in_one_output(&std::fs::read(path).unwrap(), options);
+        }
+    }
+    assert!(written > 4 * 5000, "{written}");
 }

@@ -402,6 +402,24 @@ impl<'o> MovetextWriter<'o> {
         self.out.len() - self.line_start
     }
 
+    /// The length of the output so far.
+    pub fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Whether the output is empty.
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// Writes whole lines before the movetext (a tag section) with
+    /// `write`, which must leave the output empty or ending with a line
+    /// break; the movetext starts after them.
+    pub fn lines(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        write(self.out);
+        self.line_start = self.out.len();
+    }
+
     fn newline(&mut self) {
         self.out.push(b'\n');
         self.line_start = self.out.len();
@@ -553,8 +571,8 @@ impl<'o> MovetextWriter<'o> {
 
     /// Ends a game: the termination marker if any, a line break, and a
     /// blank line if `blank_line`. A game with no movetext written is an
-    /// empty line.
-    pub fn finish_with(mut self, result: Option<&str>, blank_line: bool) {
+    /// empty line. Gives back the output.
+    pub fn finish_with(mut self, result: Option<&str>, blank_line: bool) -> &'o mut Vec<u8> {
         if let Some(result) = result {
             self.token(result.as_bytes());
         }
@@ -562,6 +580,7 @@ impl<'o> MovetextWriter<'o> {
         if blank_line {
             self.out.push(b'\n');
         }
+        self.out
     }
 }
 
