@@ -1,6 +1,6 @@
-//! The reader's byte searches, sixteen and thirty-two bytes at a time: SSE2
-//! on x86_64 (and AVX2 for comments, where the CPU has it), a plain loop
-//! elsewhere.
+//! The reader's byte searches, and the writer's test of a comment it copies
+//! as read, sixteen and thirty-two bytes at a time: SSE2 on x86_64 (and AVX2
+//! for comments, where the CPU has it), a plain loop elsewhere.
 //!
 //! The framer passes over every byte of every game, and the stretches
 //! between the bytes that matter are short: 5 to 60 bytes of a move, a tag
@@ -190,6 +190,20 @@ pub(crate) fn find_close_narrow(buf: &[u8], from: usize) -> Option<(usize, u64)>
     let (close, more) = close_in(&last, false);
     let j = close?;
     Some((from + chunks.len() * 32 + j, lines + more))
+}
+
+/// Whether `text` is ASCII without a line feed: a comment the writer
+/// copies as read. Sixteen bytes a step, the last sixteen read again
+/// rather than byte by byte; a shorter text byte by byte. On TCEC, where
+/// every move has a comment of 190 bytes on average, `convert --to uci`
+/// with 2 threads took 124 → 109 ms against eight bytes a step in a word.
+#[inline]
+pub fn is_plain_line(text: &[u8]) -> bool {
+    let Some(last) = text.last_chunk::<16>() else {
+        return text.iter().all(|&b| b.is_ascii() && b != b'\n');
+    };
+    let (chunks, _) = text.as_chunks::<16>();
+    chunks.iter().all(lanes::plain) && lanes::plain(last)
 }
 
 /// How far ahead of a long search (a comment) its text is asked for
@@ -395,6 +409,17 @@ mod lanes {
         }
     }
 
+    /// Whether the 16 bytes are ASCII without a line feed: no high bit
+    /// set, in the bytes or in their comparison with `\n`.
+    #[inline(always)]
+    pub fn plain(chunk: &[u8; 16]) -> bool {
+        unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let lf = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\n' as i8));
+            _mm_movemask_epi8(_mm_or_si128(v, lf)) == 0
+        }
+    }
+
     /// `"`, `\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
     /// its own.
     #[inline(always)]
@@ -463,6 +488,12 @@ mod lanes {
         mask(chunk, |b| set.contains(&b))
     }
 
+    /// Whether the 16 bytes are ASCII without a line feed.
+    #[inline(always)]
+    pub fn plain(chunk: &[u8; 16]) -> bool {
+        chunk.iter().all(|&b| b.is_ascii() && b != b'\n')
+    }
+
     /// `"`, `\`, `]` and line ends (`\n` or `\r`) in 64 bytes, each on
     /// its own.
     #[inline(always)]
@@ -526,6 +557,31 @@ mod tests {
             *first = b'[';
         }
         bytes
+    }
+
+    /// The test sixteen bytes at a time agrees with a byte loop wherever
+    /// the line feed or the non-ASCII byte stands, for every length up to
+    /// 56: shorter than a step, whole steps, and a last step read again.
+    #[test]
+    fn plain_lines_found_as_byte_by_byte() {
+        for len in 0..56 {
+            let base = vec![b'a'; len];
+            assert!(is_plain_line(&base), "{len}");
+            for at in 0..len {
+                for bad in [b'\n', 0x80, 0xC3, 0xFF, b'\n' + 0x80] {
+                    let mut text = base.clone();
+                    text[at] = bad;
+                    let expected = text.iter().all(|&b| b.is_ascii() && b != b'\n');
+                    assert_eq!(is_plain_line(&text), expected, "{len} {at} {bad}");
+                }
+                // Bytes next to a line feed's value: 0x09, 0x0B, 0x8A.
+                let mut text = base.clone();
+                text[at] = 0x0B;
+                assert!(is_plain_line(&text));
+                text[at] = 0x09;
+                assert!(is_plain_line(&text));
+            }
+        }
     }
 
     #[test]

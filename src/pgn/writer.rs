@@ -9,6 +9,7 @@ use crate::notation::MoveText;
 use crate::pgn::game::{Game, Line, MoveNode};
 use crate::pgn::grammar::Outcome;
 use crate::pgn::grammar::fen_move_number;
+use crate::pgn::scan::is_plain_line;
 use crate::pgn::tag::Tag;
 use crate::pgn::tag::{escape, unescape};
 use crate::pgn::visitor::{Comment, CommentKind};
@@ -200,28 +201,6 @@ fn write_tag(name: &[u8], value: &[u8], out: &mut Vec<u8>) {
         out.extend_from_slice(&escape(encoding::decode(&value).as_bytes()));
     }
     out.extend_from_slice(b"\"]\n");
-}
-
-/// Whether `text` is ASCII without a line feed: a comment that needs no
-/// decoding and leaves the column count as it is. Eight bytes a step.
-#[inline]
-fn is_plain_line(text: &[u8]) -> bool {
-    const LOW: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    const LINE_FEEDS: u64 = u64::from_le_bytes([b'\n'; 8]);
-    let mut chunks = text.chunks_exact(8);
-    let mut flagged = 0;
-    for chunk in &mut chunks {
-        let word = chunk.try_into().map_or(HIGH, u64::from_le_bytes);
-        // A byte of `feeds` is zero where `word` has a line feed.
-        let feeds = word ^ LINE_FEEDS;
-        flagged |= (word | (feeds.wrapping_sub(LOW) & !feeds)) & HIGH;
-    }
-    flagged == 0
-        && chunks
-            .remainder()
-            .iter()
-            .all(|&b| b.is_ascii() && b != b'\n')
 }
 
 /// The ply count before a game's first move, from its `FEN` tag's side to
@@ -681,30 +660,6 @@ impl Emitter<'_, '_> {
 mod tests {
     use super::*;
     use crate::pgn::{RawGame, Span, parse_game};
-
-    /// The word-at-a-time test agrees with a byte loop wherever the line
-    /// feed or the non-ASCII byte stands, for every length up to 40.
-    #[test]
-    fn plain_lines_found_word_by_word() {
-        for len in 0..40 {
-            let base = vec![b'a'; len];
-            assert!(is_plain_line(&base), "{len}");
-            for at in 0..len {
-                for bad in [b'\n', 0x80, 0xC3, 0xFF, b'\n' + 0x80] {
-                    let mut text = base.clone();
-                    text[at] = bad;
-                    let expected = text.iter().all(|&b| b.is_ascii() && b != b'\n');
-                    assert_eq!(is_plain_line(&text), expected, "{len} {at} {bad}");
-                }
-                // Bytes next to a line feed's value: 0x09, 0x0B, 0x8A.
-                let mut text = base.clone();
-                text[at] = 0x0B;
-                assert!(is_plain_line(&text));
-                text[at] = 0x09;
-                assert!(is_plain_line(&text));
-            }
-        }
-    }
 
     /// The tag section as the export tag list gives it, each value
     /// unescaped, decoded and escaped again: what [`write_tags`] writes
