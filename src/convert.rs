@@ -878,8 +878,7 @@ impl<'a, const FORMS: bool, const COMMENTS: bool> Writer<'_, 'a, FORMS, COMMENTS
         self.stack.push(Frame::new(start_ply(self.tags), false));
         let tags = &*self.tags;
         let selection = self.options.write.tags;
-        self.w.lines(|out| write_tags(tags, None, selection, out));
-        self.tags_end = self.w.len();
+        self.tags_end = self.w.lines(|out| write_tags(tags, None, selection, out));
     }
 
     /// Ends the movetext and rewrites the tags if the replay changed them;

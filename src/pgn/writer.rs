@@ -381,22 +381,13 @@ impl<'o> MovetextWriter<'o> {
         self.out.len() - self.line_start
     }
 
-    /// The length of the output so far.
-    pub fn len(&self) -> usize {
-        self.out.len()
-    }
-
-    /// Whether the output is empty.
-    pub fn is_empty(&self) -> bool {
-        self.out.is_empty()
-    }
-
     /// Writes whole lines before the movetext (a tag section) with
     /// `write`, which must leave the output empty or ending with a line
-    /// break; the movetext starts after them.
-    pub fn lines(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+    /// break; the movetext starts after them, at the offset returned.
+    pub fn lines(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> usize {
         write(self.out);
         self.line_start = self.out.len();
+        self.line_start
     }
 
     fn newline(&mut self) {
