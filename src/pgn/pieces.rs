@@ -44,8 +44,9 @@ fn tapered_cuts(
     cuts_within(bytes, size, min, parts, None)
 }
 
-/// [`tapered_cuts`] of at most `max_lines` line ends each, and cut within
-/// `size` bytes after their end. Where no likely game start ([`next_cut`])
+/// Pieces that grow shorter toward the end of `bytes` (`tapered_cuts`,
+/// which the tests use alone), of at most `max_lines` line ends each,
+/// and cut within `size` bytes after their end. Where no likely game start ([`next_cut`])
 /// is that close, a piece ends at the next line that is not blank: a guess
 /// that [`Chain`] checks like any other. So neither text without tag lines
 /// nor a run of tiny games makes a piece that holds the whole file.
@@ -59,8 +60,10 @@ pub(crate) fn bounded_cuts(
     cuts_within(bytes, size, min, parts, Some(max_lines))
 }
 
-/// The pieces of [`tapered_cuts`], bounded in lines and in bytes past
-/// their length when `max_lines` is given ([`bounded_cuts`]).
+/// Pieces of about `size` bytes, or a `2 * parts`-th of what is left when
+/// that is less but not less than `min`, cut at likely game starts; bounded
+/// in lines and in bytes past their length when `max_lines` is given
+/// ([`bounded_cuts`]).
 fn cuts_within(
     bytes: &[u8],
     size: usize,
