@@ -5,6 +5,7 @@ use std::io::Write as _;
 
 use anyhow::Context as _;
 use clap::Args;
+use pgnkit::encoding;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate};
 use pgnkit::opening::{Classifier, Openings};
@@ -95,17 +96,22 @@ pub struct Summary {
     openings: Counts,
     #[serde(serialize_with = "sorted")]
     tags: Counts,
-    /// What the games of a batch counted, not yet in the counts above.
+    /// What the games of a batch counted, not yet in the counts below.
     #[serde(skip)]
     seen: Seen,
+    /// The texts counted, as written (tag values escaped, in the input's
+    /// encoding), by field: each is made text once, however many games
+    /// it has ([`Summary::settle`]), and then counted in the maps above.
+    #[serde(skip)]
+    written: [RawCounts; FIELDS],
 }
 
 /// The counts of a batch's games, for [`Summary::merge_from`] to add: the
-/// texts one after the other in one string, so that a game adds no key of
+/// texts as written, one after the other, so that a game adds no key of
 /// its own to a map (no allocation for each game and text).
 #[derive(Debug, Default, Clone, PartialEq)]
 struct Seen {
-    text: String,
+    text: Vec<u8>,
     /// Each text's count and its end in `text`.
     keys: Vec<(Field, usize)>,
     /// Each game's mainline plies.
@@ -124,11 +130,46 @@ enum Field {
     Tags,
 }
 
+/// The number of [`Field`]s.
+const FIELDS: usize = 7;
+
+impl Field {
+    const ALL: [Field; FIELDS] = [
+        Field::Results,
+        Field::Terminations,
+        Field::Players,
+        Field::Events,
+        Field::Eco,
+        Field::Openings,
+        Field::Tags,
+    ];
+
+    /// The text of `written`, a text of this field as written: a tag
+    /// value's escapes resolved and decoded (the Result trimmed), a tag
+    /// name decoded, the others (pgnkit's own names) as they are.
+    fn text(self, written: &[u8]) -> String {
+        let value = || {
+            Tag {
+                name: b"",
+                value: written,
+                span: Span::default(),
+            }
+            .value_text()
+        };
+        match self {
+            Field::Results => value().trim().to_owned(),
+            Field::Players | Field::Events | Field::Eco => value().into_owned(),
+            Field::Tags => encoding::decode(written).into_owned(),
+            Field::Terminations | Field::Openings => String::from_utf8_lossy(written).into_owned(),
+        }
+    }
+}
+
 impl Seen {
     /// One more game counted under `key`, written in `parts`.
-    fn count(&mut self, field: Field, parts: &[&str]) {
+    fn count(&mut self, field: Field, parts: &[&[u8]]) {
         for part in parts {
-            self.text.push_str(part);
+            self.text.extend_from_slice(part);
         }
         self.keys.push((field, self.text.len()));
     }
@@ -146,12 +187,18 @@ impl Seen {
 /// chosen to collide); no output depends on its order.
 type Counts = HashMap<String, u64, foldhash::fast::RandomState>;
 
+/// Games by a text as written ([`Summary::settle`] makes it text).
+type RawCounts = HashMap<Vec<u8>, u64, foldhash::fast::RandomState>;
+
 fn sorted<S: serde::Serializer>(counts: &Counts, s: S) -> Result<S::Ok, S::Error> {
     counts.iter().collect::<BTreeMap<_, _>>().serialize(s)
 }
 
 /// Adds the counts of `from`, moving its keys (the larger map is kept).
-fn add_counts(into: &mut Counts, mut from: Counts) {
+fn add_counts<K: Eq + std::hash::Hash>(
+    into: &mut HashMap<K, u64, foldhash::fast::RandomState>,
+    mut from: HashMap<K, u64, foldhash::fast::RandomState>,
+) {
     if into.len() < from.len() {
         std::mem::swap(into, &mut from);
     }
@@ -161,7 +208,7 @@ fn add_counts(into: &mut Counts, mut from: Counts) {
 }
 
 /// Counts one more `key`, allocating only for a key not seen before.
-fn count(into: &mut Counts, key: &str) {
+fn count(into: &mut RawCounts, key: &[u8]) {
     match into.get_mut(key) {
         Some(count) => *count += 1,
         None => {
@@ -179,7 +226,7 @@ impl Merge for Summary {
         let mut seen = std::mem::take(&mut other.seen);
         let mut start = 0;
         for &(field, end) in &seen.keys {
-            count(self.counts(field), &seen.text[start..end]);
+            count(&mut self.written[field as usize], &seen.text[start..end]);
             start = end;
         }
         for &plies in &seen.plies {
@@ -192,6 +239,19 @@ impl Merge for Summary {
 }
 
 impl Summary {
+    /// Counts the texts counted as written: each is made text once, and
+    /// texts written differently that read the same (escaped or not, in
+    /// UTF-8 or Windows-1252) count together.
+    fn settle(&mut self) {
+        for field in Field::ALL {
+            let written = std::mem::take(&mut self.written[field as usize]);
+            let counts = self.counts(field);
+            for (text, n) in written {
+                *counts.entry(field.text(&text)).or_default() += n;
+            }
+        }
+    }
+
     /// The counts of `field`.
     fn counts(&mut self, field: Field) -> &mut Counts {
         match field {
@@ -223,6 +283,9 @@ impl Summary {
         add_counts(&mut self.eco, other.eco);
         add_counts(&mut self.openings, other.openings);
         add_counts(&mut self.tags, other.tags);
+        for (into, from) in self.written.iter_mut().zip(other.written) {
+            add_counts(into, from);
+        }
         self.first_day = [self.first_day, other.first_day]
             .into_iter()
             .flatten()
@@ -381,13 +444,12 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 Status::SyntaxError => s.syntax_errors += 1,
                 Status::Unsupported => s.unsupported += 1,
             }
-            let result = facts.tag("Result");
+            // Texts are counted as written, and made text once each.
+            let written = |name: &str| facts.tags.iter().find(|t| t.is(name)).map(|t| t.value);
             let seen = &mut s.seen;
-            seen.count(
-                Field::Results,
-                &[result.as_deref().map_or("(none)", str::trim)],
-            );
-            seen.count(Field::Terminations, &[termination_name(replay.termination)]);
+            seen.count(Field::Results, &[written("Result").unwrap_or(b"(none)")]);
+            let termination = termination_name(replay.termination);
+            seen.count(Field::Terminations, &[termination.as_bytes()]);
             if let (Some(board), Some(tag)) = (
                 replay.termination.and_then(|t| t.outcome()),
                 replay.result_tag,
@@ -403,23 +465,24 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 s.last_day = Some(s.last_day.map_or(date.last, |d| d.max(date.last)));
             }
             for name in ["White", "Black"] {
-                if let Some(p) = facts.tag(name) {
-                    s.seen.count(Field::Players, &[&p]);
+                if let Some(p) = written(name) {
+                    s.seen.count(Field::Players, &[p]);
                 }
             }
-            if let Some(e) = facts.tag("Event") {
-                s.seen.count(Field::Events, &[&e]);
+            if let Some(e) = written("Event") {
+                s.seen.count(Field::Events, &[e]);
             }
-            if let Some(e) = facts.tag("ECO") {
-                s.seen.count(Field::Eco, &[&e]);
+            if let Some(e) = written("ECO") {
+                s.seen.count(Field::Eco, &[e]);
             }
             if let Some(o) = facts.opening {
-                s.seen.count(Field::Openings, &[o.eco, " ", o.name]);
+                let opening = [o.eco.as_bytes(), b" ", o.name.as_bytes()];
+                s.seen.count(Field::Openings, &opening);
             }
             // A tag repeated in a game counts once: at its first pair.
             for (i, tag) in facts.tags.iter().enumerate() {
                 if !facts.tags[..i].iter().any(|t| t.name == tag.name) {
-                    s.seen.count(Field::Tags, &[&tag.name_text()]);
+                    s.seen.count(Field::Tags, &[tag.name]);
                 }
             }
             spare.keep(facts.tags);
@@ -435,6 +498,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
         )?;
         io_error = writer.io_error;
         total = writer.extra;
+        total.settle();
     }
     if args.json {
         serde_json::to_writer(&mut out, &total)?;
@@ -466,18 +530,43 @@ mod tests {
     }
 
     #[test]
+    fn texts_written_differently_that_read_the_same_count_together() {
+        let mut total = Summary::default();
+        let mut batch = Summary::default();
+        // The same name in UTF-8 and in Windows-1252; a name with escapes.
+        for player in [
+            &b"M\xc3\xbcller, K."[..],
+            b"M\xfcller, K.",
+            br#"Kasparov \"Gazza\""#,
+        ] {
+            batch.seen.count(Field::Players, &[player]);
+        }
+        batch.seen.count(Field::Results, &[b" 1-0 "]);
+        batch.seen.count(Field::Results, &[b"1-0"]);
+        batch.seen.count(Field::Tags, &[b"White"]);
+        total.merge_from(&mut batch);
+        total.settle();
+        assert_eq!(total.players.get("M\u{fc}ller, K."), Some(&2));
+        assert_eq!(total.players.get(r#"Kasparov "Gazza""#), Some(&1));
+        assert_eq!(total.results.get("1-0"), Some(&2));
+        assert_eq!(total.tags.get("White"), Some(&1));
+        assert!(total.written.iter().all(HashMap::is_empty));
+    }
+
+    #[test]
     fn what_a_batch_has_seen_is_counted_once_when_merged() {
         let mut total = Summary::default();
         let mut batch = Summary::default();
         for round in 0..2 {
             batch.games = 2;
-            batch.seen.count(Field::Players, &["Carlsen, Magnus"]);
-            batch.seen.count(Field::Players, &["Carlsen, Magnus"]);
+            batch.seen.count(Field::Players, &[b"Carlsen, Magnus"]);
+            batch.seen.count(Field::Players, &[b"Carlsen, Magnus"]);
             batch
                 .seen
-                .count(Field::Openings, &["B01", " ", "Scandinavian Defense"]);
+                .count(Field::Openings, &[b"B01", b" ", b"Scandinavian Defense"]);
             batch.seen.plies.extend([40, 41]);
             total.merge_from(&mut batch);
+            total.settle();
             let n = round + 1;
             assert_eq!(total.games, 2 * n);
             assert_eq!(total.players.get("Carlsen, Magnus"), Some(&(2 * n)));
