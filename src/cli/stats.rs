@@ -9,7 +9,7 @@ use pgnkit::encoding;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate};
 use pgnkit::opening::{Classifier, Openings};
-use pgnkit::pgn::{Span, SpareTags, Tag, unescape};
+use pgnkit::pgn::{Span, SpareTags, Tag, value_text};
 use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status, termination_name};
 use serde::{Deserialize, Serialize};
 
@@ -148,11 +148,9 @@ impl Field {
     /// value's escapes resolved and decoded (the Result trimmed), a tag
     /// name decoded, the others (pgnkit's own names) as they are.
     fn text(self, written: &[u8]) -> String {
-        // As `Tag::value_text` reads a value.
-        let value = || encoding::decode(&unescape(written)).into_owned();
         match self {
-            Field::Results => value().trim().to_owned(),
-            Field::Players | Field::Events | Field::Eco => value(),
+            Field::Results => value_text(written).trim().to_owned(),
+            Field::Players | Field::Events | Field::Eco => value_text(written).into_owned(),
             Field::Tags => encoding::decode(written).into_owned(),
             Field::Terminations | Field::Openings => String::from_utf8_lossy(written).into_owned(),
         }

@@ -62,7 +62,7 @@ pub use self::{
     },
     raw::{CommentIndex, Comments, GameInfo, Marks, RawGame},
     span::{LineIndex, Span},
-    tag::{SpareTags, Tag, escape, unescape},
+    tag::{SpareTags, Tag, escape, unescape, value_text},
     visitor::{Comment, CommentKind, DEFAULT_MAX_DEPTH, Reader, Skip, Visitor},
     writer::{
         DRAW_OFFER, ExportTag, MoveTextFn, MovetextWriter, NoteFn, SEVEN_TAG_ROSTER, TagSelection,

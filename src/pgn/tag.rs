@@ -32,10 +32,7 @@ impl<'a> Tag<'a> {
     /// The value as text: escapes resolved, then decoded (UTF-8, else
     /// Windows-1252).
     pub fn value_text(&self) -> Cow<'a, str> {
-        match unescape(self.value) {
-            Cow::Borrowed(bytes) => decode_text(bytes),
-            Cow::Owned(bytes) => Cow::Owned(decode_text(&bytes).into_owned()),
-        }
+        value_text(self.value)
     }
 
     /// The name as text (names are ASCII in valid PGN).
@@ -87,6 +84,22 @@ impl SpareTags {
 fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
     v.clear();
     v.into_iter().filter_map(|_| None).collect()
+}
+
+/// A raw tag value as text: escapes resolved ([`unescape`]), then decoded
+/// (UTF-8, else Windows-1252); what [`Tag::value_text`] gives.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::value_text;
+/// assert_eq!(value_text(br#"Kasparov \"Gazza\""#), r#"Kasparov "Gazza""#);
+/// assert_eq!(value_text(b"M\xfcller"), "M\u{fc}ller");
+/// ```
+pub fn value_text(raw: &[u8]) -> Cow<'_, str> {
+    match unescape(raw) {
+        Cow::Borrowed(bytes) => decode_text(bytes),
+        Cow::Owned(bytes) => Cow::Owned(decode_text(&bytes).into_owned()),
+    }
 }
 
 /// Resolves `\"` and `\\` in a raw tag value; any other backslash is kept.
