@@ -179,6 +179,15 @@ fn commands_give_the_same_output_mapped_and_read() {
         );
         assert!(impatient.stdout == mapped.stdout, "{args:?}: impatient");
         assert!(impatient.stderr == mapped.stderr, "{args:?}: impatient");
+        // And with pieces that stop after a few games: each piece after
+        // one that stopped early is framed again from there, and the text
+        // after the last piece is cut again.
+        let short = cli_support::pgnkit_envs(
+            &[args, &[path]].concat(),
+            &[("PGNKIT_BATCH_BYTES", "3000"), ("PGNKIT_PIECE_GAMES", "2")],
+        );
+        assert!(short.stdout == mapped.stdout, "{args:?}: short pieces");
+        assert!(short.stderr == mapped.stderr, "{args:?}: short pieces");
         if args.contains(&"plies >= 0") {
             // Every record, byte for byte: the file itself.
             assert!(
@@ -263,13 +272,21 @@ fn the_engine_reads_the_same_games_every_way() {
         (2, true, Some(1), Duration::from_millis(100)),
         (2, true, Some(997), Duration::ZERO),
         (3, true, Some(65_536), Duration::from_millis(100)),
+    ]
+    .map(|(jobs, map, piece_bytes, patience)| (jobs, map, piece_bytes, patience, None));
+    // Pieces that stop after a few games, framed again from there.
+    let short = [
+        (2, true, Some(3000), Duration::from_millis(100), Some(1)),
+        (2, true, Some(65_536), Duration::ZERO, Some(3)),
+        (3, true, None, Duration::from_millis(100), Some(2)),
     ];
     for records in [false, true] {
-        for (jobs, map, piece_bytes, patience) in ways {
+        for (jobs, map, piece_bytes, patience, piece_games) in ways.into_iter().chain(short) {
             let options = Options {
                 jobs,
                 batch_bytes: 3000,
                 piece_bytes,
+                piece_games: piece_games.unwrap_or(engine::PIECE_GAMES),
                 patience,
                 map,
                 records,

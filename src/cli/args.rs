@@ -24,6 +24,12 @@ use super::progress::When;
 /// batches and the ordering of the pipeline is really exercised.
 pub const BATCH_BYTES_VAR: &str = "PGNKIT_BATCH_BYTES";
 
+/// The environment variable that overrides the most games a piece of a
+/// mapped file holds ([`engine::PIECE_GAMES`]). Not an option: tests set it
+/// to a few games so that pieces stop early and the text after the last
+/// one is cut again.
+pub const PIECE_GAMES_VAR: &str = "PGNKIT_PIECE_GAMES";
+
 /// The environment variable that overrides how long a worker waits for the
 /// pieces before its own ([`engine::PATIENCE`]), in milliseconds. Not an
 /// option: tests set it to 0 so that the writer's way is taken.
@@ -202,6 +208,11 @@ impl Run {
             .filter(|&n: &usize| n > 0)
             .unwrap_or(engine::BATCH_BYTES);
         let piece_bytes = std::env::var_os(BATCH_BYTES_VAR).map(|_| batch_bytes);
+        let piece_games = std::env::var(PIECE_GAMES_VAR)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or(engine::PIECE_GAMES);
         let patience = std::env::var(PATIENCE_VAR)
             .ok()
             .and_then(|v| v.parse().ok())
@@ -213,6 +224,7 @@ impl Run {
                 jobs: jobs.jobs,
                 batch_bytes,
                 piece_bytes,
+                piece_games,
                 patience,
                 map,
                 records: false,

@@ -133,13 +133,18 @@ pub const PATIENCE: Duration = Duration::from_millis(100);
 /// runs); with pieces down to an eighth, within 0.2 ms.
 const TAPER: usize = 8;
 
-/// The most lines a piece of a mapped file holds. A piece's games wait
-/// in memory, framed, for the pieces before it, at about a hundred bytes
-/// each beside the text: on an archive of one-move games (9 bytes each)
-/// pieces of 2 MiB held twenty times their size. Games have a line at
-/// least, so this bounds the games per piece; real archives (pgnmentor:
-/// 38 bytes a line) have pieces of their usual size.
-const PIECE_LINES: usize = 1 << 15;
+/// The most games a piece of a mapped file holds: a piece stops after
+/// them, and the next is framed from there. A piece's games wait in
+/// memory, framed, for the pieces before it, at about a hundred bytes each
+/// beside the text: on an archive of one-move games (9 bytes each), pieces
+/// of 2 MiB would hold twenty times their size.
+pub const PIECE_GAMES: usize = 1 << 16;
+
+/// About the most lines a piece of a mapped file holds, as its cut reads
+/// them ([`bounded_cuts`]). Games have a line at least, so pieces of tiny
+/// games are cut short of [`PIECE_GAMES`]; real archives (pgnmentor: 38
+/// bytes a line) have pieces of their usual size.
+const PIECE_LINES: usize = PIECE_GAMES / 2;
 
 /// How a run reads its inputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,6 +158,9 @@ pub struct Options {
     /// but at least [`BATCH_BYTES`] and at most four times that
     /// ([`piece_bytes`]).
     pub piece_bytes: Option<usize>,
+    /// The most games a piece of a mapped file holds ([`PIECE_GAMES`]; at
+    /// least 1).
+    pub piece_games: usize,
     /// How long a worker waits for the pieces before its own ([`PATIENCE`]).
     pub patience: Duration,
     /// Whether a plain file mapped into memory is read in place (in pieces,
@@ -176,6 +184,7 @@ impl Default for Options {
             jobs: 0,
             batch_bytes: BATCH_BYTES,
             piece_bytes: None,
+            piece_games: PIECE_GAMES,
             patience: PATIENCE,
             map: true,
             records: false,
@@ -641,7 +650,10 @@ where
     /// frames its own piece. The pieces are settled in order
     /// ([`Chain`]); a piece whose turn does not come within
     /// [`Options::patience`] is settled by the writer. The writer gives
-    /// back the pages of the file before each piece it has passed on.
+    /// back the pages of the file before each piece it has passed on. A
+    /// piece holds [`Options::piece_games`] at most ([`frame_piece`]):
+    /// when the last one stops before its end, the text from there is
+    /// cut again.
     fn pieces(
         &self,
         pipeline: &Pipeline,
@@ -656,8 +668,9 @@ where
         }
         let chain = Chain::starting_at(start);
         let patience = options.patience;
+        let most = options.piece_games.max(1);
         let finish = |framed: FramedPiece| {
-            let end = framed.end.at;
+            let end = framed.end;
             let batch = piece_batch(map, framed, options.records);
             let out = self.batch(batch.text.bytes(), &batch.comments, &batch.slots);
             (out, end)
@@ -671,23 +684,24 @@ where
         let in_flight = (pipeline.in_flight() * BATCH_BYTES / size)
             .max(2 * pipeline.jobs())
             .min(pipeline.in_flight());
-        let pipeline = pipeline.with_in_flight(in_flight);
+        let in_pieces = pipeline.with_in_flight(in_flight);
         let pieces = bounded_cuts(
             &map.bytes()[start.at..stop],
             size,
             size / TAPER,
-            pipeline.jobs(),
+            in_pieces.jobs(),
             PIECE_LINES,
         )
         .enumerate()
         .map(|(index, piece)| Ok((index as u64, start.at + piece.start..start.at + piece.end)));
-        pipeline.run(
+        let mut last = start;
+        in_pieces.run(
             pieces,
             |(index, piece): (u64, Range<usize>)| {
-                let guess = frame_piece(map, piece.clone(), 0, 1);
+                let guess = frame_piece(map, piece.clone(), 0, 1, most);
                 match chain.turn(index, Some(patience)) {
                     Some(turn) => {
-                        let (out, end) = finish(turn.settle(map, piece, guess));
+                        let (out, end) = finish(turn.settle(map, piece, guess, most));
                         PieceOut::Done(out, end)
                     }
                     None => PieceOut::Unsettled(index, piece, guess),
@@ -701,21 +715,28 @@ where
                         let turn = chain
                             .turn(index, Some(Duration::ZERO))
                             .ok_or(PipelineError::WorkerLost)?;
-                        finish(turn.settle(map, piece, guess))
+                        finish(turn.settle(map, piece, guess, most))
                     }
                 };
+                last = end;
                 // The text before the piece's end is done with.
-                map.consumed(end, 0);
-                write(out, end as u64).map(|spare| self.outputs.give(spare))
+                map.consumed(end.at, 0);
+                write(out, end.at as u64).map(|spare| self.outputs.give(spare))
             },
-        )
+        )?;
+        // The last piece stopped at its most games before its end: the
+        // text from there is cut again.
+        if last.at < stop && last.at > start.at {
+            return self.pieces(pipeline, options, map, last, stop, write);
+        }
+        Ok(())
     }
 }
 
 /// A piece of a mapped file after a worker had it.
 enum PieceOut<T> {
-    /// Settled and done, with the piece's end.
-    Done(T, usize),
+    /// Settled and done, with where the piece stopped.
+    Done(T, Link),
     /// Framed, but the pieces before it were not settled in time: its
     /// index, its range and its games as framed from its cut.
     Unsettled(u64, Range<usize>, FramedPiece),

@@ -242,6 +242,13 @@ impl<R: Read> GameFramer<R> {
         self.number
     }
 
+    /// Frames no game that starts after the scan position: after the game
+    /// just framed, the framer stops where the next one starts
+    /// ([`stopped_at`](Self::stopped_at)), as at the stop of a piece.
+    pub fn stop_here(&mut self) {
+        self.stop = self.stop.min(self.base + self.pos as u64);
+    }
+
     /// Frames games without handing them out, until the framer stops
     /// ([`stopped_at`](Self::stopped_at)) or the input ends: the fast way
     /// to the games before a place in a file. They are counted in

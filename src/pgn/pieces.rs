@@ -45,11 +45,14 @@ fn tapered_cuts(
 }
 
 /// Pieces that grow shorter toward the end of `bytes` (`tapered_cuts`,
-/// which the tests use alone), of at most `max_lines` line ends each,
-/// and cut within `size` bytes after their end. Where no likely game start ([`next_cut`])
-/// is that close, a piece ends at the next line that is not blank: a guess
-/// that [`Chain`] checks like any other. So neither text without tag lines
-/// nor a run of tiny games makes a piece that holds the whole file.
+/// which the tests use alone), of about `max_lines` line ends at most
+/// ([`line_ends_about`]), and cut within `size` bytes after their end.
+/// Where no likely game start ([`next_cut`]) is that close, a piece ends
+/// at the next line that is not blank: a guess that [`Chain`] checks like
+/// any other. So neither text without tag lines nor a run of tiny games
+/// makes a piece that holds the whole file; what bounds the games of a
+/// piece is [`frame_piece`]'s `most`, which the lines keep it from
+/// reaching.
 pub(crate) fn bounded_cuts(
     bytes: &[u8],
     size: usize,
@@ -84,8 +87,12 @@ fn cuts_within(
         let end = match max_lines {
             None => next_cut(bytes, want),
             Some(max_lines) => {
-                if let Some(i) = nth_line_end(&bytes[start..want], max_lines) {
-                    want = start + i + 1;
+                let lines = line_ends_about(&bytes[start..want]);
+                if lines > max_lines {
+                    // As much of the text as holds `max_lines` at the
+                    // density read.
+                    let len = (want - start) as u64 * max_lines as u64 / lines as u64;
+                    want = start + (len as usize).max(1);
                 }
                 let limit = want.saturating_add(size).min(bytes.len());
                 match next_cut(&bytes[..limit], want) {
@@ -100,28 +107,36 @@ fn cuts_within(
     })
 }
 
-/// Where the line end (`\n` or `\r`, each one) after the first `n` is in
-/// `bytes`, if there are more than `n`. Line ends are counted a block at a
-/// time in byte lanes, which the compiler vectorises, and looked for one by
-/// one only in the block that holds it: a search per line end took an
-/// eighth of the time of a run over TCEC with 2 threads, on the thread
-/// that hands out the pieces.
-fn nth_line_end(bytes: &[u8], mut n: usize) -> Option<usize> {
-    // At most 255 a block: the count of each lane fits in a byte.
-    const BLOCK: usize = 255;
-    for (k, block) in bytes.chunks(BLOCK).enumerate() {
-        let ends = block.iter().fold(0u8, |count, &b| {
-            count + u8::from(b == b'\n') + u8::from(b == b'\r')
-        });
-        match n.checked_sub(usize::from(ends)) {
-            Some(rest) => n = rest,
-            None => {
-                let i = memchr::memchr2_iter(b'\n', b'\r', block).nth(n)?;
-                return Some(k * BLOCK + i);
-            }
-        }
+/// Bytes of each window [`line_ends_about`] counts in.
+const WINDOW: usize = 4 << 10;
+
+/// Windows [`line_ends_about`] counts in.
+const WINDOWS: usize = 4;
+
+/// About how many line ends (`\n` or `\r`, each one) `bytes` holds: the
+/// count in the densest of four windows of 4 KiB spread over it, scaled to
+/// its length; the exact count when it is no longer than the windows.
+/// Counting every line end would be a pass over the whole file on the
+/// thread that hands out the pieces: a sixth of `validate`'s time over
+/// TCEC (long lines) with 2 threads. A text denser between the windows
+/// than in them makes a piece of more lines than asked, whose games
+/// [`frame_piece`] still bounds.
+fn line_ends_about(bytes: &[u8]) -> usize {
+    if bytes.len() <= WINDOWS * WINDOW {
+        return line_ends(bytes);
     }
-    None
+    let step = bytes.len() / WINDOWS;
+    let densest = (0..WINDOWS)
+        .map(|i| line_ends(&bytes[i * step..i * step + WINDOW]))
+        .max()
+        .unwrap_or(0);
+    let lines = densest as u64 * bytes.len() as u64 / WINDOW as u64;
+    usize::try_from(lines).unwrap_or(usize::MAX)
+}
+
+/// The line ends (`\n` or `\r`, each one) in `bytes`.
+fn line_ends(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n' || b == b'\r').count()
 }
 
 /// The start of the first line after a line end at or after `from - 1`
@@ -233,8 +248,20 @@ impl FramedPiece {
 }
 
 /// Frames `piece` of the mapped file (see [`GameFramer::piece`]), as if
-/// `number` games came before it and it started on line `line`.
-pub fn frame_piece(map: &Arc<Mapped>, piece: Range<usize>, number: u64, line: u64) -> FramedPiece {
+/// `number` games came before it and it started on line `line`, but
+/// `most` games at most (at least one): the framed games wait in memory
+/// for the pieces before, about a hundred bytes each beside the text, and
+/// a piece of tiny games denser than its cut foresaw stops early, where
+/// the next game starts. The piece after it is then framed again from
+/// there ([`Turn::settle`]), and after the last piece the engine goes on
+/// from there.
+pub fn frame_piece(
+    map: &Arc<Mapped>,
+    piece: Range<usize>,
+    number: u64,
+    line: u64,
+    most: usize,
+) -> FramedPiece {
     let mut framer = GameFramer::piece(Arc::clone(map), piece.start, piece.end, number, line);
     let mut framed = FramedPiece {
         start: Link {
@@ -246,6 +273,9 @@ pub fn frame_piece(map: &Arc<Mapped>, piece: Range<usize>, number: u64, line: u6
     };
     while let Some(game) = framer.next_game_range(&mut framed.comments) {
         framed.games.push(game);
+        if framed.games.len() >= most {
+            framer.stop_here();
+        }
     }
     framed.end = Link {
         at: framer.stopped_at().unwrap_or(map.bytes().len()),
@@ -373,13 +403,15 @@ impl Turn<'_> {
     /// Settles the piece: `guess`, framed from the piece's cut, if the
     /// piece before it stopped right at the cut; nothing, if that piece
     /// ran past this one's end; otherwise the piece framed again from
-    /// where the piece before it stopped. The games come numbered on from
-    /// the pieces before, and the next piece gets its turn.
+    /// where the piece before it stopped, `most` games at most
+    /// ([`frame_piece`]). The games come numbered on from the pieces
+    /// before, and the next piece gets its turn.
     pub fn settle(
         self,
         map: &Arc<Mapped>,
         piece: Range<usize>,
         mut guess: FramedPiece,
+        most: usize,
     ) -> FramedPiece {
         let start = self.start;
         let framed = if start.at == piece.start {
@@ -392,7 +424,7 @@ impl Turn<'_> {
                 ..FramedPiece::default()
             }
         } else {
-            frame_piece(map, start.at..piece.end, start.number, start.line)
+            frame_piece(map, start.at..piece.end, start.number, start.line, most)
         };
         let mut next = self
             .chain
@@ -411,36 +443,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn line_ends_counted_in_blocks_found_one_by_one() {
-        // Texts of dense and sparse line ends, CR LF and lone CRs, across
-        // block boundaries.
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut texts = vec![Vec::new(), b"\n".repeat(1000), b"\r\n".repeat(700)];
-        for sparse in [2, 7, 40, 300] {
-            let text = (0..3000)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    match seed % sparse {
-                        0 => b'\n',
-                        1 if sparse > 2 => b'\r',
-                        _ => b'a' + (seed >> 32) as u8 % 26,
-                    }
-                })
-                .collect();
-            texts.push(text);
+    fn line_ends_counted_in_short_texts_and_read_from_windows_in_long_ones() {
+        let count = |text: &[u8]| memchr::memchr2_iter(b'\n', b'\r', text).count();
+        for text in [
+            Vec::new(),
+            b"a\r\nb\rc\n".to_vec(),
+            b"x\n".repeat(WINDOWS * WINDOW / 2),
+        ] {
+            assert_eq!(line_ends_about(&text), count(&text));
         }
-        for text in &texts {
-            let ends = memchr::memchr2_iter(b'\n', b'\r', text).count();
-            for n in (0..ends + 3)
-                .step_by(1 + ends / 200)
-                .chain([ends.saturating_sub(1), ends])
-            {
-                let one_by_one = memchr::memchr2_iter(b'\n', b'\r', text).nth(n);
-                assert_eq!(nth_line_end(text, n), one_by_one, "n = {n} of {ends}");
-            }
-        }
+        // A text of one kind of line throughout: about its count.
+        let text = b"1. e4 *\r\n\r\n".repeat(100_000);
+        let (about, exact) = (line_ends_about(&text), count(&text));
+        assert!(about.abs_diff(exact) < exact / 100, "{about} for {exact}");
+        // Long lines with a dense stretch where a window falls: the
+        // densest window speaks for the whole text.
+        let mut text = b"x".repeat(1 << 20);
+        let step = text.len() / WINDOWS;
+        text[2 * step..2 * step + WINDOW].fill(b'\n');
+        assert_eq!(line_ends_about(&text), text.len());
     }
 
     /// A framed game as the piece tests compare it: its number, offset,
@@ -461,37 +482,57 @@ mod tests {
     /// Gives, for each size, how many pieces were framed again and how
     /// many dropped (their cut was wrong).
     fn frame_in_pieces(text: &[u8], sizes: &[usize]) -> Vec<(usize, usize, usize)> {
+        sizes
+            .iter()
+            .map(|&size| frame_in_pieces_of(text, size, usize::MAX))
+            .collect()
+    }
+
+    /// [`frame_in_pieces`] with pieces of `size` bytes framed `most` games
+    /// at a time: after the last piece, the text after where it stopped is
+    /// cut again, as the engine does.
+    fn frame_in_pieces_of(text: &[u8], size: usize, most: usize) -> (usize, usize, usize) {
         let mut framer = GameFramer::new(text);
         let mut whole = Vec::new();
         while let Some(game) = framer.next_game() {
             whole.push(summary(game));
         }
         let map = Arc::new(Mapped::from_bytes(text));
-        let mut counts = Vec::new();
-        for &size in sizes {
-            let chain = Chain::new();
-            let (mut games, mut reframed, mut dropped) = (Vec::new(), 0, 0);
-            for (index, piece) in cuts(text, size).enumerate() {
-                let guess = frame_piece(&map, piece.clone(), 0, 1);
+        let (mut games, mut reframed, mut dropped) = (Vec::new(), 0, 0);
+        let mut start = Link {
+            at: 0,
+            number: 0,
+            line: 1,
+        };
+        loop {
+            let chain = Chain::starting_at(start);
+            for (index, piece) in cuts(&text[start.at..], size).enumerate() {
+                let piece = start.at + piece.start..start.at + piece.end;
+                let guess = frame_piece(&map, piece.clone(), 0, 1, most);
                 let turn = chain.turn(index as u64, None).expect("its turn");
-                let start = turn.start().at;
-                if start >= piece.end {
+                let at = turn.start().at;
+                if at >= piece.end {
                     dropped += 1;
-                } else if start != piece.start {
+                } else if at != piece.start {
                     reframed += 1;
                 }
-                let framed = turn.settle(&map, piece, guess);
+                let framed = turn.settle(&map, piece, guess, most);
+                assert!(framed.games.len() <= most);
                 for game in framed.games {
                     games.push(summary(game.map(|(info, range)| {
                         info.with_text(&text[range], &framed.comments)
                     })));
                 }
             }
-            let differs = (0..games.len().max(whole.len())).find(|&i| games.get(i) != whole.get(i));
-            assert_eq!(differs, None, "pieces of {size}");
-            counts.push((size, reframed, dropped));
+            let end = chain.next.lock().unwrap_or_else(PoisonError::into_inner).1;
+            if end.at >= text.len() || end.at == start.at {
+                break;
+            }
+            start = end;
         }
-        counts
+        let differs = (0..games.len().max(whole.len())).find(|&i| games.get(i) != whole.get(i));
+        assert_eq!(differs, None, "pieces of {size}, {most} games at most");
+        (size, reframed, dropped)
     }
 
     /// Cut traps: a tag line inside a multi-line comment (a wrong cut,
@@ -521,6 +562,10 @@ mod tests {
                     "pieces of {size}: {reframed} framed again, {dropped} dropped"
                 );
             }
+        }
+        // Pieces that stop after a few games.
+        for (size, most) in [(100, 1), (4096, 2), (1 << 20, 7)] {
+            frame_in_pieces_of(&text, size, most);
         }
     }
 
@@ -578,6 +623,9 @@ mod tests {
         let sizes = frame_in_pieces(&text, &[100, 997, 4096, 65_536]);
         let reframed: usize = sizes.iter().map(|s| s.1).sum();
         assert!(reframed > 0, "the soup makes wrong cuts: {sizes:?}");
+        for (size, most) in [(997, 1), (4096, 3), (65_536, 50)] {
+            frame_in_pieces_of(&text, size, most);
+        }
     }
 
     #[test]
