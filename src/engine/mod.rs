@@ -78,6 +78,7 @@ use std::io::{self, Read};
 use std::ops::{ControlFlow, Range};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::input::{self, BytesRead, Compression, Input, Mapped};
@@ -644,47 +645,73 @@ where
 
     /// Runs the per-game function over the games of a mapped file that
     /// start at or after `start` (where a game starts) and before `stop`,
-    /// on the pipeline. The text is cut into pieces of
-    /// [`Options::piece_bytes`] each, shorter toward the end
-    /// ([`bounded_cuts`], down to an eighth: [`TAPER`]), and each worker
-    /// frames its own piece. The pieces are settled in order
-    /// ([`Chain`]); a piece whose turn does not come within
-    /// [`Options::patience`] is settled by the writer. The writer gives
-    /// back the pages of the file before each piece it has passed on. A
-    /// piece holds [`Options::piece_games`] at most ([`frame_piece`]):
-    /// when the last one stops before its end, the text from there is
-    /// cut again.
+    /// on the pipeline, in pieces ([`round`](Self::round)). A piece holds
+    /// [`Options::piece_games`] at most ([`frame_piece`]); when one stops
+    /// before its end (its text denser than its cut read), no more pieces
+    /// are handed out, and the text after the last one written is cut
+    /// again, in pieces half as long.
     fn pieces(
         &self,
         pipeline: &Pipeline,
         options: &Options,
         map: &Arc<Mapped>,
-        start: Link,
+        mut start: Link,
         stop: usize,
         write: &mut Write<'_, T>,
     ) -> Result<(), Stop> {
-        if start.at >= stop && stop > 0 {
-            return Ok(());
+        let mut size = options
+            .piece_bytes
+            .unwrap_or_else(|| piece_bytes(stop.saturating_sub(start.at), pipeline.jobs()))
+            .max(1);
+        loop {
+            if start.at >= stop && stop > 0 {
+                return Ok(());
+            }
+            let (last, short) = self.round(pipeline, options, map, (start, stop), size, write)?;
+            if last.at >= stop || last.at <= start.at {
+                return Ok(());
+            }
+            if short {
+                size = (size / 2).max(1);
+            }
+            start = last;
         }
+    }
+
+    /// One round of [`pieces`](Self::pieces): the text from `start` to
+    /// `stop` cut into pieces of `size` bytes, shorter toward the end
+    /// ([`bounded_cuts`], down to an eighth: [`TAPER`]), each framed by a
+    /// worker of its own. The pieces are settled in order ([`Chain`]); a
+    /// piece whose turn does not come within [`Options::patience`] is
+    /// settled by the writer. The writer gives back the pages of the file
+    /// before each piece it has passed on. Gives where the last piece
+    /// written stopped, and whether a piece stopped before its end (no
+    /// piece was handed out after the writer saw it).
+    fn round(
+        &self,
+        pipeline: &Pipeline,
+        options: &Options,
+        map: &Arc<Mapped>,
+        (start, stop): (Link, usize),
+        size: usize,
+        write: &mut Write<'_, T>,
+    ) -> Result<(Link, bool), Stop> {
         let chain = Chain::starting_at(start);
         let patience = options.patience;
         let most = options.piece_games.max(1);
-        let finish = |framed: FramedPiece| {
+        let finish = |framed: FramedPiece, piece: &Range<usize>| {
             let end = framed.end;
             let batch = piece_batch(map, framed, options.records);
             let out = self.batch(batch.text.bytes(), &batch.comments, &batch.slots);
-            (out, end)
+            (out, end, end.at < piece.end)
         };
-        let size = options
-            .piece_bytes
-            .unwrap_or_else(|| piece_bytes(stop - start.at, pipeline.jobs()))
-            .max(1);
         // Larger pieces, fewer of them in flight: about the text the
         // pipeline's batches would hold, but two pieces a worker at least.
         let in_flight = (pipeline.in_flight() * BATCH_BYTES / size)
             .max(2 * pipeline.jobs())
             .min(pipeline.in_flight());
         let in_pieces = pipeline.with_in_flight(in_flight);
+        let short = AtomicBool::new(false);
         let pieces = bounded_cuts(
             &map.bytes()[start.at..stop],
             size,
@@ -692,6 +719,7 @@ where
             in_pieces.jobs(),
             PIECE_LINES,
         )
+        .take_while(|_| !short.load(Ordering::Relaxed))
         .enumerate()
         .map(|(index, piece)| Ok((index as u64, start.at + piece.start..start.at + piece.end)));
         let mut last = start;
@@ -701,42 +729,42 @@ where
                 let guess = frame_piece(map, piece.clone(), 0, 1, most);
                 match chain.turn(index, Some(patience)) {
                     Some(turn) => {
-                        let (out, end) = finish(turn.settle(map, piece, guess, most));
-                        PieceOut::Done(out, end)
+                        let settled = turn.settle(map, piece.clone(), guess, most);
+                        let (out, end, cut_short) = finish(settled, &piece);
+                        PieceOut::Done(out, end, cut_short)
                     }
                     None => PieceOut::Unsettled(index, piece, guess),
                 }
             },
             |out| {
-                let (out, end) = match out {
-                    PieceOut::Done(out, end) => (out, end),
+                let (out, end, cut_short) = match out {
+                    PieceOut::Done(out, end, cut_short) => (out, end, cut_short),
                     PieceOut::Unsettled(index, piece, guess) => {
                         // Every piece before it was written, and so settled.
                         let turn = chain
                             .turn(index, Some(Duration::ZERO))
                             .ok_or(PipelineError::WorkerLost)?;
-                        finish(turn.settle(map, piece, guess, most))
+                        finish(turn.settle(map, piece.clone(), guess, most), &piece)
                     }
                 };
+                if cut_short {
+                    short.store(true, Ordering::Relaxed);
+                }
                 last = end;
                 // The text before the piece's end is done with.
                 map.consumed(end.at, 0);
                 write(out, end.at as u64).map(|spare| self.outputs.give(spare))
             },
         )?;
-        // The last piece stopped at its most games before its end: the
-        // text from there is cut again.
-        if last.at < stop && last.at > start.at {
-            return self.pieces(pipeline, options, map, last, stop, write);
-        }
-        Ok(())
+        Ok((last, short.load(Ordering::Relaxed)))
     }
 }
 
 /// A piece of a mapped file after a worker had it.
 enum PieceOut<T> {
-    /// Settled and done, with where the piece stopped.
-    Done(T, Link),
+    /// Settled and done, with where the piece stopped and whether that
+    /// is before its end.
+    Done(T, Link, bool),
     /// Framed, but the pieces before it were not settled in time: its
     /// index, its range and its games as framed from its cut.
     Unsettled(u64, Range<usize>, FramedPiece),

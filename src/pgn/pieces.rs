@@ -253,8 +253,8 @@ impl FramedPiece {
 /// for the pieces before, about a hundred bytes each beside the text, and
 /// a piece of tiny games denser than its cut foresaw stops early, where
 /// the next game starts. The piece after it is then framed again from
-/// there ([`Turn::settle`]), and after the last piece the engine goes on
-/// from there.
+/// there ([`Turn::settle`]); the engine hands out no more pieces and cuts
+/// the text after the last one written again, in shorter pieces.
 pub fn frame_piece(
     map: &Arc<Mapped>,
     piece: Range<usize>,
@@ -490,7 +490,8 @@ mod tests {
 
     /// [`frame_in_pieces`] with pieces of `size` bytes framed `most` games
     /// at a time: after the last piece, the text after where it stopped is
-    /// cut again, as the engine does.
+    /// cut again, as the engine cuts the text after the last piece it
+    /// wrote.
     fn frame_in_pieces_of(text: &[u8], size: usize, most: usize) -> (usize, usize, usize) {
         let mut framer = GameFramer::new(text);
         let mut whole = Vec::new();
