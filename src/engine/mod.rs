@@ -686,7 +686,7 @@ where
     /// settled by the writer. The writer gives back the pages of the file
     /// before each piece it has passed on. Gives where the last piece
     /// written stopped, and whether a piece stopped before its end (no
-    /// piece was handed out after the writer saw it).
+    /// piece is handed out once one did).
     fn round(
         &self,
         pipeline: &Pipeline,
@@ -699,11 +699,15 @@ where
         let chain = Chain::starting_at(start);
         let patience = options.patience;
         let most = options.piece_games.max(1);
+        let short = AtomicBool::new(false);
         let finish = |framed: FramedPiece, piece: &Range<usize>| {
             let end = framed.end;
+            if end.at < piece.end {
+                short.store(true, Ordering::Relaxed);
+            }
             let batch = piece_batch(map, framed, options.records);
             let out = self.batch(batch.text.bytes(), &batch.comments, &batch.slots);
-            (out, end, end.at < piece.end)
+            (out, end)
         };
         // Larger pieces, fewer of them in flight: about the text the
         // pipeline's batches would hold, but two pieces a worker at least.
@@ -711,7 +715,6 @@ where
             .max(2 * pipeline.jobs())
             .min(pipeline.in_flight());
         let in_pieces = pipeline.with_in_flight(in_flight);
-        let short = AtomicBool::new(false);
         let pieces = bounded_cuts(
             &map.bytes()[start.at..stop],
             size,
@@ -729,16 +732,16 @@ where
                 let guess = frame_piece(map, piece.clone(), 0, 1, most);
                 match chain.turn(index, Some(patience)) {
                     Some(turn) => {
-                        let settled = turn.settle(map, piece.clone(), guess, most);
-                        let (out, end, cut_short) = finish(settled, &piece);
-                        PieceOut::Done(out, end, cut_short)
+                        let (out, end) =
+                            finish(turn.settle(map, piece.clone(), guess, most), &piece);
+                        PieceOut::Done(out, end)
                     }
                     None => PieceOut::Unsettled(index, piece, guess),
                 }
             },
             |out| {
-                let (out, end, cut_short) = match out {
-                    PieceOut::Done(out, end, cut_short) => (out, end, cut_short),
+                let (out, end) = match out {
+                    PieceOut::Done(out, end) => (out, end),
                     PieceOut::Unsettled(index, piece, guess) => {
                         // Every piece before it was written, and so settled.
                         let turn = chain
@@ -747,9 +750,6 @@ where
                         finish(turn.settle(map, piece.clone(), guess, most), &piece)
                     }
                 };
-                if cut_short {
-                    short.store(true, Ordering::Relaxed);
-                }
                 last = end;
                 // The text before the piece's end is done with.
                 map.consumed(end.at, 0);
@@ -762,9 +762,8 @@ where
 
 /// A piece of a mapped file after a worker had it.
 enum PieceOut<T> {
-    /// Settled and done, with where the piece stopped and whether that
-    /// is before its end.
-    Done(T, Link, bool),
+    /// Settled and done, with where the piece stopped.
+    Done(T, Link),
     /// Framed, but the pieces before it were not settled in time: its
     /// index, its range and its games as framed from its cut.
     Unsettled(u64, Range<usize>, FramedPiece),
