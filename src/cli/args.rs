@@ -202,17 +202,9 @@ impl Run {
         } else {
             inputs.files.clone()
         };
-        let batch_bytes = std::env::var(BATCH_BYTES_VAR)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&n: &usize| n > 0)
-            .unwrap_or(engine::BATCH_BYTES);
+        let batch_bytes = env_count(BATCH_BYTES_VAR).unwrap_or(engine::BATCH_BYTES);
         let piece_bytes = std::env::var_os(BATCH_BYTES_VAR).map(|_| batch_bytes);
-        let piece_games = std::env::var(PIECE_GAMES_VAR)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&n: &usize| n > 0)
-            .unwrap_or(engine::PIECE_GAMES);
+        let piece_games = env_count(PIECE_GAMES_VAR).unwrap_or(engine::PIECE_GAMES);
         let patience = std::env::var(PATIENCE_VAR)
             .ok()
             .and_then(|v| v.parse().ok())
@@ -246,6 +238,15 @@ impl Run {
         self.options.records = true;
         self
     }
+}
+
+/// A count set by the environment variable `var` (a test knob): `None`
+/// when it is unset, not a number, or 0.
+fn env_count(var: &str) -> Option<usize> {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
 }
 
 /// When to colour output.

@@ -437,7 +437,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 Status::Unsupported => s.unsupported += 1,
             }
             // Texts are counted as written, and made text once each.
-            let written = |name: &str| facts.tags.iter().find(|t| t.is(name)).map(|t| t.value);
+            let written = |name: &str| facts.tag_written(name);
             let seen = &mut s.seen;
             seen.count(Field::Results, &[written("Result").unwrap_or(b"(none)")]);
             let termination = termination_name(replay.termination);

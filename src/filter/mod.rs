@@ -114,7 +114,7 @@ pub use self::{
 };
 use crate::{
     opening::Opening,
-    pgn::{Outcome, Reader, Span, Tag, Visitor},
+    pgn::{Outcome, Reader, Span, Tag, Visitor, value_text},
     replay::{Replay, Status, termination_is},
     timeline::Timeline,
 };
@@ -347,7 +347,13 @@ impl<'g> Facts<'g> {
 
     /// The first tag named `name`, as text.
     pub fn tag(&self, name: &str) -> Option<Cow<'g, str>> {
-        self.tags.iter().find(|t| t.is(name)).map(Tag::value_text)
+        self.tag_written(name).map(value_text)
+    }
+
+    /// The value of the first tag named `name` as written: escapes and
+    /// encoding as in the input ([`value_text`] reads it).
+    pub fn tag_written(&self, name: &str) -> Option<&'g [u8]> {
+        self.tags.iter().find(|t| t.is(name)).map(|t| t.value)
     }
 
     /// `white`, `black`, `draw` or `none`, from the Result tag.
