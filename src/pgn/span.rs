@@ -7,6 +7,7 @@
 //! [`RawGame::bytes`]: crate::pgn::RawGame::bytes
 //! [`RawGame::offset`]: crate::pgn::RawGame::offset
 
+use std::cell::Cell;
 use std::ops::Range;
 
 /// A half-open byte range `start..end` inside one game's text.
@@ -84,9 +85,11 @@ fn column(source: &[u8], line_start: usize, at: usize) -> u64 {
 
 /// The line starts of one game's text, for locating many spans: built in
 /// one pass, then each [`line_col`](LineIndex::line_col) is a binary
-/// search. [`Span::line_col`] scans the text before the span on every call,
-/// so locating every error of a game with it takes time quadratic in the
-/// game's size; a game of a million bad tokens would never finish.
+/// search, and the columns of spans given in input order are counted in
+/// one pass over each line. [`Span::line_col`] scans the text before the
+/// span on every call, so locating every error of a game with it takes
+/// time quadratic in the game's size; a game of a million bad tokens
+/// would never finish.
 ///
 /// # Examples
 /// ```
@@ -96,7 +99,7 @@ fn column(source: &[u8], line_start: usize, at: usize) -> u64 {
 /// assert_eq!(index.line_col(Span::new(18, 20)), (3, 4));
 /// assert_eq!(index.line_col(Span::new(18, 20)), Span::new(18, 20).line_col(text, 1));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct LineIndex<'a> {
     source: &'a [u8],
     first_line: u64,
@@ -105,7 +108,51 @@ pub struct LineIndex<'a> {
     first_column: u64,
     /// Offset of the first byte after each line end (LF, CRLF, lone CR).
     starts: Vec<usize>,
+    /// The last column counted: the next span on the same line, further
+    /// on, is counted from there. Spans come in input order, so the
+    /// columns of many spans on one long line take one pass over it.
+    last: Cell<Counted>,
 }
+
+/// Characters counted on a line from its start up to `at`.
+#[derive(Debug, Clone, Copy)]
+struct Counted {
+    line_start: usize,
+    at: usize,
+    chars: u64,
+    /// Whether the text counted is UTF-8 (else a character is a byte).
+    utf8: bool,
+}
+
+impl Counted {
+    /// Nothing counted yet on the line that starts at `line_start`.
+    fn start(line_start: usize) -> Counted {
+        Counted {
+            line_start,
+            at: line_start,
+            chars: 0,
+            utf8: true,
+        }
+    }
+}
+
+impl PartialEq for LineIndex<'_> {
+    fn eq(&self, other: &LineIndex<'_>) -> bool {
+        (
+            self.source,
+            self.first_line,
+            self.first_column,
+            &self.starts,
+        ) == (
+            other.source,
+            other.first_line,
+            other.first_column,
+            &other.starts,
+        )
+    }
+}
+
+impl Eq for LineIndex<'_> {}
 
 impl<'a> LineIndex<'a> {
     /// Indexes `source`, whose first byte is on line `first_line`.
@@ -119,6 +166,7 @@ impl<'a> LineIndex<'a> {
             first_line,
             first_column: 1,
             starts,
+            last: Cell::new(Counted::start(0)),
         }
     }
 
@@ -158,8 +206,37 @@ impl<'a> LineIndex<'a> {
         };
         (
             self.first_line + before as u64,
-            column(self.source, line_start, span.start) + indent,
+            self.column(line_start, span.start) + indent,
         )
+    }
+
+    /// [`column`], from the last column counted when `at` is further on
+    /// the same line.
+    fn column(&self, line_start: usize, at: usize) -> u64 {
+        let last = self.last.get();
+        let from = if last.line_start == line_start && last.at <= at {
+            last
+        } else {
+            Counted::start(line_start)
+        };
+        let text = self.source.get(from.at..at).unwrap_or_default();
+        // Text after UTF-8 text starts at a character boundary, so the
+        // whole is UTF-8 when both parts are.
+        let now = match std::str::from_utf8(text) {
+            Ok(text) if from.utf8 => Counted {
+                at,
+                chars: from.chars + text.chars().count() as u64,
+                ..from
+            },
+            _ => Counted {
+                at,
+                chars: (at - line_start) as u64,
+                utf8: false,
+                ..from
+            },
+        };
+        self.last.set(now);
+        now.chars + 1
     }
 }
 
@@ -186,6 +263,33 @@ mod tests {
             let span = Span::new(start, start);
             assert_eq!(span.line_col(text, 1), expected, "{text:?}");
             assert_eq!(LineIndex::new(text, 1).line_col(span), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn columns_counted_on_from_the_last_span_agree_with_a_fresh_count() {
+        // Long lines of UTF-8 text, one with a Windows-1252 byte halfway:
+        // its columns turn to bytes from there on.
+        let mut text = "é ".repeat(300).into_bytes();
+        text.extend_from_slice(b"\n");
+        text.extend("ü ".repeat(100).bytes());
+        text.push(0xE9);
+        text.extend("€ x\r\n".repeat(100).bytes());
+        let starts: Vec<usize> = (0..=text.len())
+            .filter(|&i| std::str::from_utf8(&text[..i]).is_ok() || text[i - 1] == b' ')
+            .collect();
+        let index = LineIndex::new(&text, 5);
+        // In input order (each column counted on from the last), then
+        // backwards and by leaps (counted again from the line's start).
+        let backwards = starts.iter().rev().copied();
+        let leaps = starts
+            .iter()
+            .step_by(7)
+            .chain(starts.iter().step_by(3))
+            .copied();
+        for start in starts.iter().copied().chain(backwards).chain(leaps) {
+            let span = Span::new(start, start);
+            assert_eq!(index.line_col(span), span.line_col(&text, 5), "at {start}");
         }
     }
 }
