@@ -335,6 +335,41 @@ fn diagnostics_past_the_cap_are_counted_not_kept() {
     );
 }
 
+/// `--syntax-only` keeps and counts syntax errors as the replay does: the
+/// same first errors, the same line for the rest, and no memory for them.
+#[test]
+fn syntax_errors_past_the_cap_are_counted_as_by_the_replay() {
+    let n = 10_005;
+    let pgn = format!(
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 {}e5 *\n",
+        "] ".repeat(n)
+    );
+    let more = n - pgnkit::replay::MAX_DIAGNOSTICS;
+    let note = format!(
+        "<stdin>:1:1: note: game 1 (A - B): … and {more} more errors in this game, not shown \
+         (at most 10000 are kept per game)\n"
+    );
+    let replay = pgnkit_in(&["validate"], pgn.as_bytes());
+    let syntax = pgnkit_in(&["validate", "--syntax-only"], pgn.as_bytes());
+    assert_eq!((replay.code, syntax.code), (1, 1), "{}", syntax.stderr);
+    let shown = |out: &Out| -> String {
+        out.stderr
+            .lines()
+            .filter(|l| !l.starts_with("pgnkit validate:"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    assert!(shown(&syntax).ends_with(&note), "{}", syntax.stderr);
+    assert_eq!(shown(&replay), shown(&syntax));
+    let json = pgnkit_in(
+        &["validate", "--syntax-only", "--format", "json"],
+        pgn.as_bytes(),
+    );
+    let last = json.stdout.lines().last().unwrap_or_default();
+    let counts = format!("\"kind\":\"omitted\",\"errors\":{more},\"warnings\":0");
+    assert!(last.contains(&counts), "{last}");
+}
+
 #[test]
 fn claimable_draws_are_counted_by_kind() {
     let Some(data) = common::data_dir() else {

@@ -11,7 +11,7 @@ use pgnkit::pgn::{
     LineIndex, ParsePgnError, ParsePgnErrorKind, RawGame, ReadPgnError, Span, SyntaxSummary,
     unescape,
 };
-use pgnkit::replay::{Diagnostic, Replay, Severity, TERMINATION_NAMES, termination_index};
+use pgnkit::replay::{Diagnostic, Omitted, Replay, Severity, TERMINATION_NAMES, termination_index};
 
 use anstyle::{AnsiColor, Style};
 use clap::ValueEnum;
@@ -473,14 +473,20 @@ pub fn write_errors<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, do
             write_diagnostic(ctx, raw, &index, replay, d, done);
         }
     }
-    write_omitted(ctx, raw, replay, done);
+    write_omitted(ctx, raw, replay.omitted, (replay.white, replay.black), done);
 }
 
-/// After a game's diagnostics: how many more the replay counted but did
-/// not keep ([`pgnkit::replay::MAX_DIAGNOSTICS`]), as one line (in JSON
-/// with the exact counts).
-pub fn write_omitted<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, done: &mut Done<X>) {
-    let omitted = replay.omitted;
+/// After a game's diagnostics: how many more were counted but not kept
+/// ([`pgnkit::replay::MAX_DIAGNOSTICS`]), as one line (in JSON with the
+/// exact counts). `players` are the spans of the White and Black tags'
+/// values.
+pub fn write_omitted<X>(
+    ctx: &Context<'_>,
+    raw: &RawGame<'_>,
+    omitted: Omitted,
+    players: (Option<Span>, Option<Span>),
+    done: &mut Done<X>,
+) {
     if omitted.is_empty() {
         return;
     }
@@ -512,13 +518,13 @@ pub fn write_omitted<X>(ctx: &Context<'_>, raw: &RawGame<'_>, replay: &Replay, d
                 "{} game {} ({} - {}): {message}",
                 ctx.head(raw.first_line, 1, Severity::Note),
                 raw.number,
-                tag_text(source, replay.white),
-                tag_text(source, replay.black),
+                tag_text(source, players.0),
+                tag_text(source, players.1),
             );
         }
         Format::Json => {
-            let white = tag_text(source, replay.white);
-            let black = tag_text(source, replay.black);
+            let white = tag_text(source, players.0);
+            let black = tag_text(source, players.1);
             let mut s = json_head(ctx, raw, 0, (raw.first_line, 1), &white, &black);
             json_field(&mut s, "severity", Some("note"));
             s.push(',');

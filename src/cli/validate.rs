@@ -6,7 +6,7 @@ use anstyle::AnsiColor;
 use clap::Args;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::pgn::{LineIndex, ParseOptions, ParsePgnError, SyntaxChecker};
-use pgnkit::replay::{ReplayOptions, Severity, TERMINATION_NAMES};
+use pgnkit::replay::{MAX_DIAGNOSTICS, Omitted, ReplayOptions, Severity, TERMINATION_NAMES};
 
 use super::Exit;
 use super::args::{Colour, Inputs, Jobs, Letters, Run, ShowProgress};
@@ -109,7 +109,8 @@ pub fn run(args: &ValidateArgs) -> anyhow::Result<Exit> {
         errored |= omitted.errors > 0 || (args.strict && omitted.warnings > 0);
         warned |= omitted.warnings > 0;
         if omitted.errors > 0 || !args.quiet {
-            write_omitted(&ctx, &raw, &replay, done);
+            let players = (replay.white, replay.black);
+            write_omitted(&ctx, &raw, omitted, players, done);
         }
         done.stats.count(&replay, errored, warned);
     };
@@ -133,24 +134,37 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
             let Some(raw) = game_of(&ctx, item, done) else {
                 return;
             };
+            // The first errors are kept, the rest counted, as the replay
+            // does: a game of millions of errors takes no more memory.
             errors.clear();
-            let summary = checker.check(&raw, |e| errors.push(e));
+            let mut omitted = Omitted::default();
+            let summary = checker.check(&raw, |e| {
+                if errors.len() < MAX_DIAGNOSTICS {
+                    errors.push(e);
+                } else if e.kind.is_recovered() {
+                    omitted.warnings += u64::from(!args.quiet);
+                } else {
+                    omitted.errors += 1;
+                }
+            });
             done.stats.games += 1;
             // A recovered finding (an unescaped quote in a tag value) is a
             // warning: the game is well-formed.
-            if errors.iter().any(|e| !e.kind.is_recovered()) {
+            if omitted.errors > 0 || errors.iter().any(|e| !e.kind.is_recovered()) {
                 done.stats.errors += 1;
             } else {
                 done.stats.valid += 1;
             }
             let shown = |e: &&ParsePgnError| !(args.quiet && e.kind.is_recovered());
-            if !errors.iter().any(|e| shown(&e)) {
+            if !errors.iter().any(|e| shown(&e)) && omitted.is_empty() {
                 return;
             }
             let lines = LineIndex::of_game(&raw);
             for error in errors.iter().filter(shown) {
                 write_syntax_error(&ctx, &raw, &lines, &summary, error, done);
             }
+            let players = (summary.white, summary.black);
+            write_omitted(&ctx, &raw, omitted, players, done);
         };
     let options = ParseOptions {
         lenient: args.inputs.lenient,
