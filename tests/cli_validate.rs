@@ -370,6 +370,54 @@ fn syntax_errors_past_the_cap_are_counted_as_by_the_replay() {
     assert!(last.contains(&counts), "{last}");
 }
 
+/// Games built to make reports slow (very many tags, very many errors on
+/// one line) are reported in time linear in their size: 16x the input
+/// may take at most 64x the time (a quadratic report would take 256x).
+#[test]
+fn reports_of_hostile_games_take_time_linear_in_their_size() {
+    type Make = fn(usize) -> String;
+    let shapes: &[(&str, &[&str], Make)] = &[
+        ("distinct tags, each twice", &["validate"], |n| {
+            let tags: String = (0..n * 2_000).map(|i| format!("[T{i} \"v\"]\n")).collect();
+            format!("{tags}{tags}\n1. e4 *\n")
+        }),
+        ("distinct tags", &["stats"], |n| {
+            let tags: String = (0..n * 4_000).map(|i| format!("[T{i} \"v\"]\n")).collect();
+            format!("{tags}\n1. e4 *\n")
+        }),
+        ("errors on one line", &["validate", "--syntax-only"], |n| {
+            format!("1. e4 {}*\n", "] ".repeat(n * 10_000))
+        }),
+        (
+            "UTF-8 errors on one line",
+            &["validate", "--syntax-only"],
+            |n| format!("1. e4 {}*\n", "é ".repeat(n * 4_000)),
+        ),
+    ];
+    let time = |args: &[&str], pgn: &str| {
+        (0..3)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                pgnkit_in(args, pgn.as_bytes());
+                start.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let mut failures = Vec::new();
+    for &(name, args, make) in shapes {
+        let (small, large) = (time(args, &make(1)), time(args, &make(16)));
+        // A floor keeps the noise of starting a process from failing it.
+        let floor = std::time::Duration::from_millis(20);
+        let ratio = large.as_secs_f64() / small.max(floor).as_secs_f64();
+        eprintln!("{name:<26} {small:?} {large:?} 16x/1x = {ratio:.1}");
+        if ratio > 64.0 {
+            failures.push(format!("{name}: {small:?}, {large:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "not linear: {failures:?}");
+}
+
 #[test]
 fn claimable_draws_are_counted_by_kind() {
     let Some(data) = common::data_dir() else {

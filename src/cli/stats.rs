@@ -1,6 +1,6 @@
 //! `pgnkit stats`: one summary of an archive, mergeable.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write as _;
 
 use anyhow::Context as _;
@@ -471,12 +471,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
                 let opening = [o.eco.as_bytes(), b" ", o.name.as_bytes()];
                 s.seen.count(Field::Openings, &opening);
             }
-            // A tag repeated in a game counts once: at its first pair.
-            for (i, tag) in facts.tags.iter().enumerate() {
-                if !facts.tags[..i].iter().any(|t| t.name == tag.name) {
-                    s.seen.count(Field::Tags, &[tag.name]);
-                }
-            }
+            distinct_names(&facts.tags, |name| s.seen.count(Field::Tags, &[name]));
             spare.keep(facts.tags);
         };
         let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
@@ -499,6 +494,26 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
         out.write_all(human(&total, args.top).as_bytes())?;
     }
     out.close(if io_error { Exit::Usage } else { Exit::Ok })
+}
+
+/// Calls `f` with the name of each tag, once for a name repeated in the
+/// game: at its first pair. A game has a few tags, compared pair by pair;
+/// a hostile one has a million, kept in a set.
+fn distinct_names<'t>(tags: &[Tag<'t>], mut f: impl FnMut(&'t [u8])) {
+    if tags.len() <= 32 {
+        for (i, tag) in tags.iter().enumerate() {
+            if !tags[..i].iter().any(|t| t.name == tag.name) {
+                f(tag.name);
+            }
+        }
+    } else {
+        let mut seen = HashSet::with_capacity(tags.len());
+        for tag in tags {
+            if seen.insert(tag.name) {
+                f(tag.name);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ mod termination;
 mod verdict;
 
 use self::history::History;
-use self::start::Tags;
+use self::start::{SeenTags, Tags};
 pub use self::{
     diagnostic::{Diagnostic, DiagnosticKind, Ply, Severity},
     termination::{
@@ -348,9 +348,8 @@ struct Run<'r, 'a, O> {
     source: &'a [u8],
     /// The line of the game's first byte.
     first_line: u64,
-    /// The names of the tags read so far, and where each pair is (kept
-    /// with lints only: for warnings).
-    tags_seen: Vec<(&'a [u8], Span)>,
+    /// The names of the tags read so far (with lints only).
+    tags_seen: SeenTags<'a>,
     options: ReplayOptions,
     /// The tags read so far.
     tags: Tags<'a>,
@@ -448,7 +447,7 @@ impl Replayer {
         let mut run = Run {
             source: raw.bytes,
             first_line: raw.first_line,
-            tags_seen: Vec::new(),
+            tags_seen: SeenTags::default(),
             options: *options,
             tags: Tags::default(),
             stack: std::mem::take(&mut self.stack),
@@ -938,6 +937,31 @@ mod tests {
     }
 
     const KNIGHTS_TWICE: &str = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+
+    /// Every repeated tag is found, with the line of its first pair, in
+    /// games of few tags and of more than the list holds.
+    #[test]
+    fn repeated_tags_name_their_first_line() {
+        for names in [3, 31, 32, 33, 100] {
+            let tags: String = (0..names).map(|i| format!("[T{i} \"v\"]\n")).collect();
+            // Every name again, backwards, then the first once more.
+            let again: String = (0..names)
+                .rev()
+                .map(|i| format!("[T{i} \"w\"]\n"))
+                .collect();
+            let r = run(&format!("{tags}{again}[T0 \"x\"]\n\n1. e4 *"));
+            let expected: Vec<String> = (0..names)
+                .rev()
+                .chain([0])
+                .map(|i| {
+                    let line = i + 1;
+                    format!("tag \"T{i}\" again (first on line {line}); the first value is used")
+                })
+                .collect();
+            let messages: Vec<String> = found(&r).into_iter().map(|(_, _, m)| m).collect();
+            assert_eq!(messages, expected, "{names} names");
+        }
+    }
 
     #[test]
     fn each_result_rule() {

@@ -1,11 +1,14 @@
 //! The start of a replay: the tags it reads, and the start position they
 //! set up (`[FEN]`, `[SetUp]`, `[Variant]`).
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
 use super::{DiagnosticKind, Frame, MainlinePly, Observer, Run, Severity, Status, offset_in};
 use crate::color::Color;
 use crate::encoding;
 use crate::fen::{FenError, FenField, ParseFenErrorKind};
-use crate::pgn::{Outcome, Span, unescape};
+use crate::pgn::{LineIndex, Outcome, Span, unescape};
 use crate::position::{Position, PositionProblem};
 use crate::role::Role;
 use crate::setup::Setup;
@@ -19,6 +22,53 @@ pub(super) struct Tags<'a> {
     pub(super) variant: Option<&'a [u8]>,
     pub(super) result: Option<(&'a [u8], Span)>,
     pub(super) ply_count: Option<(&'a [u8], Span)>,
+}
+
+/// The names of the tags read so far in a game, and where each pair is
+/// (kept with lints only: for warnings). A game has a few tags, looked up
+/// in a list; a hostile one has a million, looked up in a hash map.
+#[derive(Default)]
+pub(super) struct SeenTags<'a> {
+    few: Vec<(&'a [u8], Span)>,
+    /// The names once there are [`SeenTags::MANY`] (then `few` is empty).
+    many: Option<HashMap<&'a [u8], Span>>,
+    /// The game's lines, indexed at the first repeated tag.
+    lines: Option<LineIndex<'a>>,
+}
+
+impl<'a> SeenTags<'a> {
+    /// Past this many names, they move to the hash map.
+    const MANY: usize = 32;
+
+    /// Where the tag `name` was read first, if before; else `span` is now
+    /// where it was.
+    fn first(&mut self, name: &'a [u8], span: Span) -> Option<Span> {
+        let Some(many) = &mut self.many else {
+            if let Some(&(_, first)) = self.few.iter().find(|&&(seen, _)| seen == name) {
+                return Some(first);
+            }
+            self.few.push((name, span));
+            if self.few.len() == Self::MANY {
+                self.many = Some(self.few.drain(..).collect());
+            }
+            return None;
+        };
+        match many.entry(name) {
+            Entry::Occupied(first) => Some(*first.get()),
+            Entry::Vacant(entry) => {
+                entry.insert(span);
+                None
+            }
+        }
+    }
+
+    /// The line of `span` in `source`, whose first line is `first_line`.
+    fn line_of(&mut self, span: Span, source: &'a [u8], first_line: u64) -> u64 {
+        let lines = self
+            .lines
+            .get_or_insert_with(|| LineIndex::new(source, first_line));
+        lines.line_col(span).0
+    }
 }
 
 /// What a variant tag asks for.
@@ -65,16 +115,14 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
 
     /// Reports a tag name seen before in the game.
     fn repeated_tag(&mut self, name: &'a [u8], span: Span) {
-        if let Some(&(_, first)) = self.tags_seen.iter().find(|&&(seen, _)| seen == name) {
-            let (first_line, _) = first.line_col(self.source, self.first_line);
+        if let Some(first) = self.tags_seen.first(name, span) {
+            let first_line = self.tags_seen.line_of(first, self.source, self.first_line);
             let name = String::from_utf8_lossy(name).into_owned();
             self.push(
                 Severity::Warning,
                 DiagnosticKind::DuplicateTag { name, first_line },
                 span,
             );
-        } else {
-            self.tags_seen.push((name, span));
         }
     }
 
