@@ -253,6 +253,39 @@ fn through_engine(path: &std::path::Path, options: &Options) -> Vec<Handed> {
     sink.games
 }
 
+/// Each game names its input by its place among the paths, also when a
+/// path is given twice, one job or several, mapped or read.
+#[test]
+fn items_name_their_input_by_place() {
+    let one = cli_support::temp_file("mapped-places", "one.pgn", b"1. e4 *\n\n1. d4 *\n");
+    let two = cli_support::temp_file("mapped-places", "two.pgn", b"1. c4 *\n");
+    let paths = [one.clone(), two.clone(), one.clone()];
+    let (one, two) = (one.display().to_string(), two.display().to_string());
+    let expected = [
+        (0, &one, 1),
+        (0, &one, 2),
+        (1, &two, 1),
+        (2, &one, 1),
+        (2, &one, 2),
+    ]
+    .map(|(input, name, number)| (input, name.clone(), number));
+    for (jobs, map) in [(1, true), (1, false), (2, true), (2, false)] {
+        let options = Options {
+            jobs,
+            map,
+            piece_bytes: Some(1),
+            ..Options::default()
+        };
+        let mut sink = cli_support::Collect::default();
+        let game = |(): &mut (), item: &Item<'_>, out: &mut Vec<(usize, String, u64)>| {
+            let number = item.game.map_or(0, |g| g.number);
+            out.push((item.input, item.name.to_string(), number));
+        };
+        engine::run(&options, &paths, || (), game, &mut sink).expect("the run");
+        assert_eq!(sink.games, expected, "jobs {jobs}, map {map}");
+    }
+}
+
 #[test]
 fn the_engine_reads_the_same_games_every_way() {
     let text = archive();

@@ -305,7 +305,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
     };
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Prints>| {
         done.stats.games += 1;
-        let input = names.iter().position(|n| n == item.name).unwrap_or(0) as u32;
+        let input = u32::try_from(item.input).unwrap_or(u32::MAX);
         let (at, print) = match item.game {
             Ok(raw) => (
                 Location {

@@ -210,6 +210,8 @@ pub fn piece_bytes(len: usize, jobs: usize) -> usize {
 pub struct Item<'a> {
     /// The input's name in messages (`<stdin>` for standard input).
     pub name: &'a str,
+    /// The input's place among the paths given to [`run`] (0: the first).
+    pub input: usize,
     /// The game, or the error of a game the framer skipped because it is
     /// over the size bound ([`ReadPgnError::GameTooLarge`]).
     pub game: Result<RawGame<'a>, &'a ReadPgnError>,
@@ -424,6 +426,7 @@ where
         sink.begin(&name, input.total_len());
         let work = Work {
             name: &name,
+            input: i,
             init: &init,
             game: &game,
             outputs: &outputs,
@@ -512,6 +515,8 @@ type Write<'a, T> = dyn FnMut(T, u64) -> Result<T, Stop> + Send + 'a;
 /// The per-game function of a run over one input, making `T`s.
 struct Work<'a, I, G, T> {
     name: &'a str,
+    /// The input's place among the paths.
+    input: usize,
     init: &'a I,
     game: &'a G,
     /// Outputs the sink has written, for the next batches.
@@ -538,6 +543,7 @@ where
             };
             let item = Item {
                 name: self.name,
+                input: self.input,
                 game,
                 record: text.get(slot.record.clone()).unwrap_or_default(),
             };
@@ -606,6 +612,7 @@ where
             };
             let item = Item {
                 name: self.name,
+                input: self.input,
                 game: raw.as_ref().copied(),
                 record: &[],
             };
