@@ -41,6 +41,8 @@ pub enum Lint {
     ColonCapture,
     /// An en-passant mark (`e.p.`).
     EpMark,
+    /// An en-passant mark on a move that is no en-passant capture.
+    EpNotMade,
     /// Long algebraic notation (`Ng1-f3`).
     LongNotation,
     /// UCI notation (`g1f3`).
@@ -53,7 +55,7 @@ pub enum Lint {
 
 impl Lint {
     /// Every lint, in the order [`Lints::iter`] yields them.
-    pub const ALL: [Lint; 19] = [
+    pub const ALL: [Lint; 20] = [
         Lint::CheckMissing,
         Lint::CheckNotGiven,
         Lint::MateMissing,
@@ -69,6 +71,7 @@ impl Lint {
         Lint::DoublePlus,
         Lint::ColonCapture,
         Lint::EpMark,
+        Lint::EpNotMade,
         Lint::LongNotation,
         Lint::UciNotation,
         Lint::GermanLetters,
@@ -93,6 +96,7 @@ impl Lint {
             Lint::DoublePlus => "check written ++ (SAN: +)",
             Lint::ColonCapture => "capture written : (SAN: x)",
             Lint::EpMark => "en-passant mark (SAN writes none)",
+            Lint::EpNotMade => "en-passant mark on a move that is no en-passant capture",
             Lint::LongNotation => "long algebraic notation, not SAN",
             Lint::UciNotation => "UCI notation, not SAN",
             Lint::GermanLetters => "German piece letters, not SAN",
@@ -237,6 +241,10 @@ impl MoveToken {
                     lints.insert(lint);
                 }
             }
+            if self.spelling.contains(Spelling::EP_MARK) && !m.is_en_passant() {
+                lints = Lints(lints.0 & !Lint::EpMark.bit());
+                lints.insert(Lint::EpNotMade);
+            }
         }
         let mut letters = self.letters;
         if let MoveKind::Normal {
@@ -328,7 +336,7 @@ mod tests {
     #[test]
     fn table() {
         #[rustfmt::skip]
-        let cases: [(&str, &str, &[Lint]); 33] = [
+        let cases: [(&str, &str, &[Lint]); 35] = [
             (START, "Nf3", &[]),
             (START, "Nf3+", &[CheckNotGiven]),
             (START, "Nf3#", &[MateNotGiven]),
@@ -359,6 +367,8 @@ mod tests {
             (TWO, "Nbd2", &[]),
             (TWO, "Nb1d2", &[LongNotation]),
             (EP, "exd6e.p.", &[EpMark]),
+            (TAKE, "exd5e.p.", &[EpNotMade]),
+            (TAKE, "exd5ep+", &[CheckNotGiven, EpNotMade]),
             (PROMO, "a8Q+", &[PromotionBare]),
             (PROMO, "a8(Q)+", &[PromotionParens]),
             (PROMO, "a8/Q+", &[PromotionSlash]),

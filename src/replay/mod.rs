@@ -74,6 +74,7 @@ use crate::{
         Comment, Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
     },
     position::Position,
+    role::Role,
 };
 
 /// The deepest variation nesting the replay follows; deeper variations are
@@ -321,8 +322,22 @@ const fn once_per_game(lint: Lint) -> bool {
             | Lint::MateNotGiven
             | Lint::CaptureMissing
             | Lint::CaptureNotMade
+            | Lint::EpNotMade
             | Lint::OverSpecified
     )
+}
+
+/// Whether the move from `before` to `after` took en passant: the only
+/// move that puts a pawn on the square `before` named for it (the square
+/// behind a pawn that has just advanced two).
+fn took_en_passant(before: &Position, after: &Position) -> bool {
+    before.ep_square.is_some_and(|sq| {
+        before.board.piece_at(sq).is_none()
+            && after
+                .board
+                .piece_at(sq)
+                .is_some_and(|p| p.role == Role::Pawn)
+    })
 }
 
 /// A position with the move passed to the opponent, or `None` when the
@@ -588,7 +603,16 @@ impl<'a, O: Observer<'a>, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, O,
     }
 
     fn ep_mark(&mut self, span: Span) {
-        self.0.lint(Lint::EpMark, span, None);
+        // The mark belongs to the line's last move, known when the line
+        // keeps the position before it (with lints, always).
+        let wrong = self.0.keep_prev
+            && self
+                .0
+                .stack
+                .last()
+                .is_some_and(|line| !line.dead && !took_en_passant(&line.prev, &line.pos));
+        let lint = if wrong { Lint::EpNotMade } else { Lint::EpMark };
+        self.0.lint(lint, span, None);
     }
 
     fn nag(&mut self, nag: u8, span: Span) {
@@ -1334,6 +1358,29 @@ mod tests {
                     "lint",
                     "check suffix + on a move that gives no check",
                 )],
+            ),
+            (
+                "1. e4 a6 2. e5 d5 3. exd6 ep *",
+                &[(
+                    Severity::Warning,
+                    "lint",
+                    "en-passant mark (SAN writes none)",
+                )],
+            ),
+            (
+                "1. e4 d5 2. exd5 e.p. (2. Nf3 ep) *",
+                &[
+                    (
+                        Severity::Warning,
+                        "lint",
+                        "en-passant mark on a move that is no en-passant capture",
+                    ),
+                    (
+                        Severity::Warning,
+                        "lint",
+                        "en-passant mark on a move that is no en-passant capture",
+                    ),
+                ],
             ),
         ];
         for &(text, expected) in cases {
