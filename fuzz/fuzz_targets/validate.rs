@@ -17,9 +17,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::convert::{Played, play_game};
-use pgnkit::pgn::{ParsePgnError, SyntaxChecker, parse_game};
-use pgnkit::replay::DiagnosticKind;
+use pgnkit::convert::play_game;
+use pgnkit::pgn::{ParseOptions, ParsePgnError, SyntaxChecker, parse_game_with};
+use pgnkit::replay::{DiagnosticKind, Played};
 use pgnkit::{EpMode, LetterPolicy, Position, pgn::{GameFramer, RawGame}, replay::{ReplayOptions, Replayer, Status}};
 
 /// Small enough that fuzz inputs reach the too-large path.
@@ -49,7 +49,12 @@ fn check_game(raw: &RawGame<'_>, options: &ReplayOptions, reused: &mut Replayer)
     }
 
     let mut checked: Vec<ParsePgnError> = Vec::new();
-    SyntaxChecker::default().check(raw, |e| checked.push(e));
+    // Read as the replay reads: lenient or not.
+    let parse = ParseOptions {
+        lenient: options.lenient,
+        ..ParseOptions::default()
+    };
+    SyntaxChecker::new(parse).check(raw, |e| checked.push(e));
     let replayed: Vec<ParsePgnError> = replay
         .diagnostics
         .iter()
@@ -82,7 +87,13 @@ fn check_game(raw: &RawGame<'_>, options: &ReplayOptions, reused: &mut Replayer)
     if replay.status != Status::Valid || !replay.complete {
         return;
     }
-    let game = parse_game(raw);
+    let game = parse_game_with(
+        raw,
+        &ParseOptions {
+            lenient: options.lenient,
+            ..ParseOptions::default()
+        },
+    );
     let special = ["FEN", "SetUp", "Variant"];
     if game.tags.iter().any(|t| special.iter().any(|s| t.is(s))) {
         return;
