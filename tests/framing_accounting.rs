@@ -48,6 +48,23 @@ fn every_corpus_game_is_accounted_for() {
     );
 }
 
+/// Files concatenated with their byte-order marks (`cat a.pgn b.pgn`),
+/// one before a `%` line and one on an indented blank line: the marks
+/// between games belong to no game, and every game is framed whole.
+#[test]
+fn byte_order_marks_between_games_belong_to_no_game() {
+    let text = b"\xEF\xBB\xBF[Event \"a\"]\n\n1. e4 *\n\
+                 \xEF\xBB\xBF[Event \"b\"]\n\n1. d4 *\n\n\
+                 \xEF\xBB\xBF% escape\n \xEF\xBB\xBF\n\xEF\xBB\xBF\xEF\xBB\xBF;\n\
+                 [Event \"c\"]\n\n1. c4 *\n";
+    let mut events = Vec::new();
+    let ledger = accounting::account(&text[..], Some(text), text.len() as u64, 4096, |raw| {
+        events.push(parse_game(raw).tags[0].value.to_vec());
+    });
+    assert_eq!(ledger.games(), 3);
+    assert_eq!(events, [b"a", b"b", b"c"]);
+}
+
 /// `validate` over every file of the shared data (the corpus and broken
 /// files in one run, each big archive in its own): games = valid + with
 /// errors + unsupported, and one job and two give the same output, read

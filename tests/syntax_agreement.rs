@@ -5,7 +5,7 @@
 
 mod common;
 
-use pgnkit::pgn::{ParsePgnError, ParsePgnErrorKind, SyntaxChecker, parse_game};
+use pgnkit::pgn::{ParseOptions, ParsePgnError, ParsePgnErrorKind, SyntaxChecker, parse_game_with};
 use pgnkit::replay::{DiagnosticKind, ReplayOptions, Replayer};
 use pgnkit::{
     LetterPolicy,
@@ -13,42 +13,70 @@ use pgnkit::{
 };
 
 /// The syntax errors of one game as the replay, the syntax checker and
-/// the model builder report them; panics where they disagree.
-fn agree(raw: &RawGame<'_>, replayer: &mut Replayer, checker: &mut SyntaxChecker, what: &str) {
-    let mut checked: Vec<ParsePgnError> = Vec::new();
-    checker.check(raw, |e| checked.push(e));
-    assert_eq!(parse_game(raw).errors, checked, "{what}: model and checker");
-    for lints in [false, true] {
-        let options = ReplayOptions {
-            letters: LetterPolicy::Auto,
-            lints,
-            lenient: false,
+/// the model builder report them, reading strictly and leniently; panics
+/// where they disagree.
+fn agree(
+    raw: &RawGame<'_>,
+    replayer: &mut Replayer,
+    checkers: &mut [SyntaxChecker; 2],
+    what: &str,
+) {
+    for (lenient, checker) in [false, true].into_iter().zip(checkers) {
+        let mut checked: Vec<ParsePgnError> = Vec::new();
+        checker.check(raw, |e| checked.push(e));
+        let parse = ParseOptions {
+            lenient,
+            ..ParseOptions::default()
         };
-        let replay = replayer.replay(raw, &options);
-        let replayed: Vec<ParsePgnError> = replay
-            .diagnostics
-            .iter()
-            .filter_map(|d| match d.kind {
-                DiagnosticKind::Syntax(kind) => Some(ParsePgnError { kind, span: d.span }),
-                _ => None,
-            })
-            .collect();
-        if replay.position.is_some() {
-            assert_eq!(replayed, checked, "{what} (lints {lints})");
-        } else {
-            // A game whose start position cannot be set up (an unreadable
-            // FEN, an unsupported variant) is not read past its tags.
-            assert!(
-                checked.starts_with(&replayed),
-                "{what} (lints {lints}): {replayed:?} is not a prefix of {checked:?}"
-            );
+        let what = format!("{what} (lenient {lenient})");
+        assert_eq!(
+            parse_game_with(raw, &parse).errors,
+            checked,
+            "{what}: model and checker"
+        );
+        for lints in [false, true] {
+            let options = ReplayOptions {
+                letters: LetterPolicy::Auto,
+                lints,
+                lenient,
+            };
+            let replay = replayer.replay(raw, &options);
+            let replayed: Vec<ParsePgnError> = replay
+                .diagnostics
+                .iter()
+                .filter_map(|d| match d.kind {
+                    DiagnosticKind::Syntax(kind) => Some(ParsePgnError { kind, span: d.span }),
+                    _ => None,
+                })
+                .collect();
+            if replay.position.is_some() {
+                assert_eq!(replayed, checked, "{what} (lints {lints})");
+            } else {
+                // A game whose start position cannot be set up (an
+                // unreadable FEN, an unsupported variant) is not read past
+                // its tags.
+                assert!(
+                    checked.starts_with(&replayed),
+                    "{what} (lints {lints}): {replayed:?} is not a prefix of {checked:?}"
+                );
+            }
         }
     }
 }
 
+/// Syntax checkers reading strictly and leniently, as [`agree`] takes them.
+fn checkers() -> [SyntaxChecker; 2] {
+    [false, true].map(|lenient| {
+        SyntaxChecker::new(ParseOptions {
+            lenient,
+            ..ParseOptions::default()
+        })
+    })
+}
+
 fn agree_on_text(text: &[u8], what: &str) -> usize {
     let mut replayer = Replayer::new();
-    let mut checker = SyntaxChecker::default();
+    let mut checkers = checkers();
     let mut framer = GameFramer::new(text);
     let mut games = 0;
     while let Some(game) = framer.next_game() {
@@ -57,7 +85,7 @@ fn agree_on_text(text: &[u8], what: &str) -> usize {
         agree(
             &raw,
             &mut replayer,
-            &mut checker,
+            &mut checkers,
             &format!("{what}, game {games}"),
         );
     }
@@ -168,7 +196,7 @@ fn replay_and_syntax_check_agree_on_token_soups() {
         agree(
             &raw,
             &mut Replayer::new(),
-            &mut SyntaxChecker::default(),
+            &mut checkers(),
             &format!("soup {round}: {}", String::from_utf8_lossy(&text)),
         );
     }
@@ -180,12 +208,7 @@ fn a_second_ep_mark_is_a_syntax_error_for_every_job() {
     let text = b"[FEN \"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3\"]\n\n\
                  3. exf6 e.p. e.p. Nxf6 *";
     let raw = RawGame::from_bytes(text);
-    agree(
-        &raw,
-        &mut Replayer::new(),
-        &mut SyntaxChecker::default(),
-        "e.p. e.p.",
-    );
+    agree(&raw, &mut Replayer::new(), &mut checkers(), "e.p. e.p.");
     let mut kinds = Vec::new();
     SyntaxChecker::default().check(&raw, |e| kinds.push(e.kind));
     assert_eq!(kinds, [ParsePgnErrorKind::UnexpectedByte]);

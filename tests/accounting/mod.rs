@@ -76,7 +76,7 @@ pub fn account<R: Read>(
                     );
                     if !after_skip {
                         let gap = &data[covered as usize..start];
-                        assert_gap_is_ignorable(gap, covered == 0, number);
+                        assert_gap_is_ignorable(gap, number);
                     }
                     let line = first_line(data, line_at, start);
                     assert_eq!(raw.first_line, line, "game {number}: wrong first line");
@@ -111,7 +111,7 @@ pub fn account<R: Read>(
     ledger.other_bytes += len - covered;
     if let (Some(data), false) = (data, after_skip) {
         assert!(
-            ignorable(&data[covered as usize..], covered == 0),
+            ignorable(&data[covered as usize..]),
             "text after the last game is lost"
         );
     }
@@ -128,25 +128,30 @@ fn first_line(data: &[u8], (from, line): (u64, u64), at: usize) -> u64 {
         .0
 }
 
-/// Whether `gap` holds nothing a game could own.
-fn ignorable(gap: &[u8], at_start: bool) -> bool {
-    let gap = match gap.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) if at_start => rest,
-        _ => gap,
-    };
+/// Whether `gap` holds nothing a game could own: blank lines (white space
+/// includes byte-order marks, which concatenated files bring anywhere),
+/// `;` lines and `%` lines (the `%` first, after byte-order marks only).
+fn ignorable(gap: &[u8]) -> bool {
     gap.split(|&b| b == b'\n' || b == b'\r').all(|line| {
-        let start = line
-            .iter()
-            .position(|b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c))
-            .unwrap_or(line.len());
-        let trimmed = &line[start..];
-        trimmed.is_empty() || trimmed.starts_with(b";") || line.starts_with(b"%")
+        let mut rest = line;
+        let mut indented = false;
+        loop {
+            match rest {
+                [b' ' | b'\t' | 0x0b | 0x0c, tail @ ..] => {
+                    rest = tail;
+                    indented = true;
+                }
+                [0xEF, 0xBB, 0xBF, tail @ ..] => rest = tail,
+                _ => break,
+            }
+        }
+        rest.is_empty() || rest.starts_with(b";") || (!indented && rest.starts_with(b"%"))
     })
 }
 
-fn assert_gap_is_ignorable(gap: &[u8], at_start: bool, number: u64) {
+fn assert_gap_is_ignorable(gap: &[u8], number: u64) {
     assert!(
-        ignorable(gap, at_start),
+        ignorable(gap),
         "bytes before game {number} belong to no game: {:?}",
         String::from_utf8_lossy(&gap[..gap.len().min(200)])
     );
