@@ -6,7 +6,7 @@
 mod common;
 
 use pgnkit::pgn::{ParseOptions, ParsePgnError, ParsePgnErrorKind, SyntaxChecker, parse_game_with};
-use pgnkit::replay::{DiagnosticKind, ReplayOptions, Replayer};
+use pgnkit::replay::{ReplayOptions, Replayer};
 use pgnkit::{
     LetterPolicy,
     pgn::{GameFramer, RawGame},
@@ -41,14 +41,7 @@ fn agree(
                 lenient,
             };
             let replay = replayer.replay(raw, &options);
-            let replayed: Vec<ParsePgnError> = replay
-                .diagnostics
-                .iter()
-                .filter_map(|d| match d.kind {
-                    DiagnosticKind::Syntax(kind) => Some(ParsePgnError { kind, span: d.span }),
-                    _ => None,
-                })
-                .collect();
+            let replayed: Vec<ParsePgnError> = replay.syntax_errors().collect();
             if replay.position.is_some() {
                 assert_eq!(replayed, checked, "{what} (lints {lints})");
             } else {

@@ -19,7 +19,7 @@
 use libfuzzer_sys::fuzz_target;
 use pgnkit::convert::play_game;
 use pgnkit::pgn::{ParseOptions, ParsePgnError, SyntaxChecker, parse_game_with};
-use pgnkit::replay::{DiagnosticKind, Played};
+use pgnkit::replay::Played;
 use pgnkit::{EpMode, LetterPolicy, Position, pgn::{GameFramer, RawGame}, replay::{ReplayOptions, Replayer, Status}};
 
 /// Small enough that fuzz inputs reach the too-large path.
@@ -55,14 +55,7 @@ fn check_game(raw: &RawGame<'_>, options: &ReplayOptions, reused: &mut Replayer)
         ..ParseOptions::default()
     };
     SyntaxChecker::new(parse).check(raw, |e| checked.push(e));
-    let replayed: Vec<ParsePgnError> = replay
-        .diagnostics
-        .iter()
-        .filter_map(|d| match d.kind {
-            DiagnosticKind::Syntax(kind) => Some(ParsePgnError { kind, span: d.span }),
-            _ => None,
-        })
-        .collect();
+    let replayed: Vec<ParsePgnError> = replay.syntax_errors().collect();
     if replay.position.is_some() {
         assert_eq!(replayed, checked, "replay and syntax check disagree");
     } else {

@@ -194,6 +194,30 @@ impl Replay {
                 .iter()
                 .any(|d| d.severity == Severity::Warning)
     }
+
+    /// The syntax errors among the diagnostics, in input order: those
+    /// [`SyntaxChecker`](crate::pgn::SyntaxChecker) reports for the same
+    /// game, read the same way (up to where the replay stopped reading, for
+    /// a game whose start position cannot be set up).
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{ParsePgnError, RawGame, SyntaxChecker};
+    /// use pgnkit::replay::{ReplayOptions, replay};
+    ///
+    /// let raw = RawGame::from_bytes(b"1. e4 ] e5 2. Ke3 *");
+    /// let mut checked: Vec<ParsePgnError> = Vec::new();
+    /// SyntaxChecker::default().check(&raw, |e| checked.push(e));
+    /// let replay = replay(&raw, &ReplayOptions::default());
+    /// assert_eq!(replay.syntax_errors().collect::<Vec<_>>(), checked);
+    /// # assert_eq!(checked.len(), 1);
+    /// ```
+    pub fn syntax_errors(&self) -> impl Iterator<Item = ParsePgnError> + '_ {
+        self.diagnostics.iter().filter_map(|d| match d.kind {
+            DiagnosticKind::Syntax(kind) => Some(ParsePgnError { kind, span: d.span }),
+            _ => None,
+        })
+    }
 }
 
 /// Replays one game with fresh buffers (see [`Replayer`] to reuse them).
