@@ -238,12 +238,11 @@ impl MoveToken {
         if self.spelling != Spelling::default() {
             for (flag, lint) in SPELLINGS {
                 if self.spelling.contains(flag) {
-                    lints.insert(lint);
+                    // A mark on a move that takes no pawn in passing is
+                    // wrong, not only non-standard.
+                    let wrong = lint == Lint::EpMark && !m.is_en_passant();
+                    lints.insert(if wrong { Lint::EpNotMade } else { lint });
                 }
-            }
-            if self.spelling.contains(Spelling::EP_MARK) && !m.is_en_passant() {
-                lints = Lints(lints.0 & !Lint::EpMark.bit());
-                lints.insert(Lint::EpNotMade);
             }
         }
         let mut letters = self.letters;
