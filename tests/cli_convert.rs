@@ -57,6 +57,10 @@ fn every_notation_round_trips_over_the_corpus() {
         &["de"],
         &["uci"],
         &["figurine"],
+        &["lalg"],
+        &["halg"],
+        &["elalg"],
+        &["xlalg"],
     ];
     for style in styles {
         let mut head = vec!["convert", "--to"];

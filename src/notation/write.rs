@@ -678,7 +678,7 @@ impl Packed {
     /// [`algebraic`](Self::algebraic) in any other style, byte by byte.
     fn algebraic_styled(before: &Position, m: Move, style: Style, unique: bool) -> Packed {
         if style.long_form != LongForm::Lan && style.notation == Notation::Long {
-            return Packed::long_form(m, style);
+            return Packed::long_form(m, style, before.is_chess960());
         }
         let mut text = Packed::new();
         if let Some(side) = m.castling_side() {
@@ -733,10 +733,12 @@ impl Packed {
     }
 
     /// The text of `m` in one of pgn-extract's long algebraic forms
-    /// ([`LongForm`]): castling is the king's move, a promotion its
-    /// piece's letter without `=`.
+    /// ([`LongForm`]): castling is the king's move (in Chess960, as in
+    /// UCI, onto its rook: the king's square may be its own, or one a
+    /// plain king move reaches), a promotion its piece's letter without
+    /// `=`.
     #[cold]
-    fn long_form(m: Move, style: Style) -> Packed {
+    fn long_form(m: Move, style: Style, chess960: bool) -> Packed {
         let form = style.long_form;
         let mut text = Packed::new();
         let role = m.role();
@@ -751,7 +753,7 @@ impl Packed {
             LongForm::Xlalg => text.push(if m.is_capture() { b'x' } else { b'-' }),
             _ => {}
         }
-        text.push_square(m.king_to());
+        text.push_square(if chess960 { m.to() } else { m.king_to() });
         if let Some(promotion) = m.promotion() {
             text.push_char(style.alphabet.char(promotion));
         }
@@ -902,6 +904,7 @@ mod tests {
         const EP: &str = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
         const PROMOTE: &str = "3qk3/4P3/8/8/8/8/8/4K3 w - - 0 1";
         const CASTLE: &str = "r3k3/8/8/8/8/8/8/R3K2R w KQq - 0 1";
+        const C960: &str = "1k6/8/8/8/8/8/8/RK4R1 w GA - 0 1";
         let lan = Style::LAN;
         let spanish = Alphabet::letters("PCATDR").unwrap();
         #[rustfmt::skip]
@@ -921,6 +924,9 @@ mod tests {
             (CASTLE, "O-O", lan.with_long_form(LongForm::Elalg), "e1g1"),
             (CASTLE, "O-O-O", lan.with_long_form(LongForm::Xlalg), "e1-c1"),
             (CASTLE, "Rxa8+", lan.with_long_form(LongForm::Elalg), "Ra1a8+"),
+            // Chess960: the king takes its rook, as in UCI.
+            (C960, "O-O-O", lan.with_long_form(LongForm::Halg), "b1-a1"),
+            (C960, "O-O", lan.with_long_form(LongForm::Xlalg), "b1-g1"),
             (CASTLE, "Rxa8+", Style::SAN.with_check_marks(false), "Rxa8"),
             (START, "Nf3", Style::SAN.with_alphabet(spanish), "Cf3"),
             (START, "e4", Style::SAN.with_alphabet(spanish).with_pawn_letter(true), "Pe4"),
