@@ -529,9 +529,11 @@ impl<'o> MovetextWriter<'o> {
         self.glue = true;
     }
 
-    /// Closes a variation: `)` right after its last token.
+    /// Closes a variation: `)` right after its last token (or its `(`,
+    /// if it is empty).
     pub fn close_variation(&mut self) {
         self.out.push(b')');
+        self.glue = false;
     }
 
     /// Writes the termination marker and the blank line that ends a game.
@@ -738,6 +740,11 @@ mod tests {
                 b"[FEN \"8/8/8/8/8/8/8/8 b - - 0 4294967295\"] Kd2 Ke2",
                 bare,
                 "4294967295... Kd2 4294967296. Ke2 *\n\n",
+            ),
+            (
+                b"1.e4 ()() e5 () 2.Nf3 *",
+                bare,
+                "1. e4 () () 1... e5 () 2. Nf3 *\n\n",
             ),
             (
                 b"1.e4 {a} (1.d4) $2 e5 *",
