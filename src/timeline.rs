@@ -6,15 +6,17 @@
 //! A command belongs to the mainline move whose comments hold it (the
 //! comments after the move, before the next one); commands in variations
 //! and before the first move are not read. Reading needs no chess rules:
-//! the side of a ply follows from the side that moves first (Black when
-//! the `FEN` tag says so).
+//! the side and the move number of a ply follow from the side that moves
+//! first and its move number (those of the `FEN` tag, when it has them).
 
 use crate::color::Color;
 use crate::encoding;
 use crate::notation::MoveToken;
 use crate::pgn::{
     Command, Comment, Eval, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
+    unescape,
 };
+use crate::setup::Setup;
 
 /// What the comments of one mainline ply say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,6 +34,8 @@ pub struct PlyNotes {
 pub struct Timeline {
     /// The side that makes the first ply.
     pub first: Color,
+    /// The move number of the first ply (the `FEN` tag's, else 1).
+    pub first_move: u32,
     /// The notes after each mainline ply (one per move token, readable or
     /// not).
     pub plies: Vec<PlyNotes>,
@@ -60,9 +64,11 @@ impl Timeline {
         let mut notes = Notes {
             timeline: Timeline {
                 first: Color::White,
+                first_move: 1,
                 plies: Vec::new(),
             },
             source: raw.bytes,
+            fen_seen: false,
         };
         Reader::default().read(raw, &mut notes);
         notes.timeline
@@ -98,7 +104,8 @@ impl Timeline {
         self.of(side).filter_map(|(_, p)| p.clock).last()
     }
 
-    /// `side`'s clock after its `n`th move of the game (1: its first).
+    /// `side`'s clock after its move number `n`, as the game numbers its
+    /// moves: from 1, or from the `FEN` tag's move number.
     ///
     /// # Examples
     /// ```
@@ -110,9 +117,21 @@ impl Timeline {
     /// assert_eq!(timeline.clock_after(Color::White, 2), Some(175_000));
     /// assert_eq!(timeline.clock_after(Color::Black, 2), None);
     /// assert_eq!(timeline.clock_after(Color::White, 0), None);
+    ///
+    /// let raw = RawGame::from_bytes(
+    ///     b"[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 30\"]\n\n30... Kd7 {[%clk 0:01:00]} 31. Ke2 {[%clk 0:00:50]} *",
+    /// );
+    /// let timeline = Timeline::read(&raw);
+    /// assert_eq!(timeline.clock_after(Color::Black, 30), Some(60_000));
+    /// assert_eq!(timeline.clock_after(Color::White, 31), Some(50_000));
+    /// assert_eq!(timeline.clock_after(Color::White, 30), None);
+    /// assert_eq!(timeline.clock_after(Color::Black, 1), None);
     /// ```
     pub fn clock_after(&self, side: Color, n: usize) -> Option<u64> {
-        let index = n.checked_sub(1)?;
+        // White's first move after Black's first is one number on.
+        let later = usize::from(self.first == Color::Black && side == Color::White);
+        let first = usize::try_from(self.first_move).ok()?.checked_add(later)?;
+        let index = n.checked_sub(first)?;
         self.of(side).nth(index).and_then(|(_, p)| p.clock)
     }
 
@@ -203,6 +222,9 @@ impl Timeline {
 struct Notes<'a> {
     timeline: Timeline,
     source: &'a [u8],
+    /// Whether a `FEN` tag was read (the first one counts, as for the
+    /// replay).
+    fen_seen: bool,
 }
 
 impl<'a> Visitor<'a> for Notes<'a> {
@@ -210,13 +232,14 @@ impl<'a> Visitor<'a> for Notes<'a> {
     const COMMENTS: bool = true;
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], _span: Span) {
-        // The FEN's second field is the side to move first.
-        if name == b"FEN" {
-            let mut fields = value
-                .split(|b| b.is_ascii_whitespace())
-                .filter(|f| !f.is_empty());
-            if fields.nth(1) == Some(b"b") {
-                self.timeline.first = Color::Black;
+        // The FEN's second and last fields: the side to move first, and
+        // its move number.
+        if name == b"FEN" && !self.fen_seen {
+            self.fen_seen = true;
+            let text = encoding::decode(&unescape(value)).into_owned();
+            if let Ok(setup) = Setup::from_fen(text.trim()) {
+                self.timeline.first = setup.turn;
+                self.timeline.first_move = setup.fullmoves.max(1);
             }
         }
     }

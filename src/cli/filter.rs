@@ -65,7 +65,7 @@ use super::run::{Writer, execute};
 ///   repetition, threefold, fivefold, fifty, seventyfive).
 ///   Clocks and evaluations, from the mainline's [%clk], [%emt] and [%eval]
 ///   comments (numbers; seconds and pawns): clock.white, clock.black (after
-///   the side's last move), clock.white.N (after its Nth move), used.white
+///   the side's last move), clock.white.N (after its move number N), used.white
 ///   (time its moves took: [%emt], else the clocks with TimeControl's
 ///   increment), used.white.max (its longest move), drop.white (its largest
 ///   evaluation drop in one move; a mate counts as 100), the same for

@@ -34,8 +34,8 @@ use super::run::{Writer, checked, execute};
 /// code and name of the opening the mainline reaches, by the lichess
 /// opening table; the tags as written are ECO and Opening); and from the
 /// clock and evaluation comments ([%clk], [%emt], [%eval]): clock.white,
-/// clock.black (after the side's last move), clock.white.N (after its Nth
-/// move), used.white (seconds its moves took), used.white.max (its longest
+/// clock.black (after the side's last move), clock.white.N (after its move
+/// number N), used.white (seconds its moves took), used.white.max (its longest
 /// move), drop.white (its largest evaluation drop in one move, in pawns),
 /// the same for black, eval (the last evaluation), clocks and evals (plies
 /// with them). Pseudo-fields from the board replay the game; clock fields
