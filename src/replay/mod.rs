@@ -1187,6 +1187,13 @@ mod tests {
             r.diagnostics[0].ply.map(|p| p.to_string()).as_deref(),
             Some("81.")
         );
+        // A FEN already past the rule: its first move comes after the end.
+        let r = run("[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 150 80\"]\n80. Ra2 Kd7 1/2-1/2");
+        assert_eq!(kinds(&r), ["moves-after-end"]);
+        assert_eq!(
+            r.diagnostics[0].ply.map(|p| p.to_string()).as_deref(),
+            Some("80.")
+        );
         // A variation after the end is not a move of the game.
         let r = run(&format!("{fivefold} (8... e5) 1/2-1/2"));
         assert_eq!(kinds(&r), Vec::<&str>::new());

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use super::{DiagnosticKind, Frame, MainlinePly, Observer, Run, Severity, Status, offset_in};
+use super::{
+    DiagnosticKind, Frame, MainlinePly, Observer, Run, Severity, Status, Termination, offset_in,
+};
 use crate::color::Color;
 use crate::encoding;
 use crate::fen::{FenError, FenField, ParseFenErrorKind};
@@ -217,6 +219,11 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             pos.set_chess960(true);
         }
         self.history.push(pos.zobrist_key());
+        if pos.halfmoves() >= 150 && !pos.is_checkmate() {
+            // A FEN past the 75-move rule: the game is over before its
+            // first move.
+            self.over = Some(Termination::SeventyFiveMoves);
+        }
         self.stack.push(Frame {
             prev: pos,
             pos,
