@@ -277,7 +277,7 @@ impl fmt::Display for DiagnosticKind {
                         "standard chess castles only with the king on e{rank} and a rook on {file}{rank} (Chess960 needs a Variant tag)"
                     )
                 } else {
-                    f.write_str("no king and rook on the back rank for it")
+                    f.write_str("no king and rook on the back rank that can castle with it")
                 }
             }
             DiagnosticKind::FullmoveZero => f.write_str("FEN tag: full-move number 0, read as 1"),
