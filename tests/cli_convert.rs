@@ -625,6 +625,34 @@ fn from_json_reads_games_back_and_reports_bad_lines() {
     assert_eq!(out.code, 1);
 }
 
+/// `--from json` takes every tag name the PGN reader takes (`--to json`
+/// writes them), and no other.
+#[test]
+fn from_json_reads_the_tag_names_the_pgn_reader_reads() {
+    let pgn = b"[White \"A\"]\n[BlackType: \"program\"]\n[Ply+Count_2 \"1\"]\n\n1. e4 *\n";
+    let json = pgnkit_in(&["convert", "--to", "json"], pgn);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let back = pgnkit_in(
+        &["convert", "--from", "json", "--to", "san"],
+        json.stdout.as_bytes(),
+    );
+    assert_eq!((back.code, back.stderr.as_str()), (0, ""));
+    assert!(
+        back.stdout
+            .contains("[BlackType: \"program\"]\n[Ply+Count_2 \"1\"]\n"),
+        "{}",
+        back.stdout
+    );
+    let bad = pgnkit_in(
+        &["convert", "--from", "json"],
+        b"{\"tags\": [[\"Two words\", \"x\"]], \"moves\": []}\n",
+    );
+    assert_eq!(
+        bad.stderr,
+        "<stdin>:1: error: game 1: not a game object: tags[0]: \"Two words\" is not a tag name\n"
+    );
+}
+
 /// More pgn-extract goldens that convert reproduces:
 /// - `test-allownullmoves-out.pgn` (`--allownullmoves`, null moves in the
 ///   mainline and in variations): byte for byte;

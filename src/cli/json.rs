@@ -2,7 +2,7 @@
 //! `docs/convert.md`.
 
 use pgnkit::convert::{PlayedLine, PlayedMove};
-use pgnkit::pgn::{Command, Comment, CommentKind, Eval, Game, unescape};
+use pgnkit::pgn::{Command, Comment, CommentKind, Eval, Game, tag_name, unescape};
 use pgnkit::replay::Played;
 use pgnkit::replay::Replay;
 use pgnkit::{EpMode, Position, Style, encoding};
@@ -144,7 +144,9 @@ pub fn pgn_of_game(game: &Value) -> anyhow::Result<String> {
         let (Some(name), Some(value)) = (pair[0].as_str(), pair[1].as_str()) else {
             anyhow::bail!("tags[{i}]: expected strings");
         };
-        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        // A name as the PGN reader takes it, which is what `--to json`
+        // writes.
+        if !matches!(tag_name(name.as_bytes()), Ok((rest, _)) if rest.is_empty()) {
             anyhow::bail!("tags[{i}]: {name:?} is not a tag name");
         }
         let value = value.replace('\\', "\\\\").replace('"', "\\\"");
