@@ -71,6 +71,24 @@ fn a_short_game_is_reported_not_printed() {
 }
 
 #[test]
+fn a_move_before_the_start_is_named_so() {
+    let game = b"[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\"]\n\n2... Nc6 *\n";
+    let out = pgnkit_in(&["fen", "--move", "1w"], game);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "<stdin>:1:1: error: game 1: move 1w comes before the game's first move, 2...\n"
+    );
+    assert_eq!(out.code, 1);
+    // The start position is the one after White's move 2.
+    let out = pgnkit_in(&["fen", "--move", "2w"], game);
+    assert_eq!(
+        out.stdout,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\n"
+    );
+}
+
+#[test]
 fn an_invalid_game_prints_only_positions_before_its_error() {
     let game = b"1. e4 e5 2. Nf3 Ke7 3. Ke3 *\n";
     let error =

@@ -279,6 +279,9 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         // Where the first mainline move was written (the start
         // position is trusted only when no error comes before it).
         let mut first_move = source.len();
+        // The start position's move number and side, when --move asks
+        // for a move before it.
+        let mut asked_before_start: Option<(u32, bool)> = None;
         let mut on_ply = |p: MainlinePly<'_>| {
             if p.ply == 1 {
                 first_move = p.span.start;
@@ -291,6 +294,12 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                     + u32::from(p.position.turn() == pgnkit::Color::Black);
                 let wanted = (spec.number - 1) * 2 + u32::from(spec.black) + 1;
                 target = wanted.checked_sub(start);
+                if target.is_none() {
+                    asked_before_start = Some((
+                        p.position.fullmoves(),
+                        p.position.turn() == pgnkit::Color::Black,
+                    ));
+                }
             }
             if let Which::All = which {
                 // The start position's "move" ends where the first
@@ -412,6 +421,19 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         let errored = replay.status != Status::Valid;
         if errored {
             write_errors(&ctx, &raw, &replay, done);
+        } else if let (true, Some((number, black)), Which::Move(spec)) =
+            (short && !args.skip_short, asked_before_start, which)
+        {
+            let _ = writeln!(
+                done.stderr,
+                "{}:{}:1: error: game {}: move {}{} comes before the game's first move, {number}{}",
+                ctx.path,
+                raw.first_line,
+                raw.number,
+                spec.number,
+                if spec.black { 'b' } else { 'w' },
+                if black { "..." } else { "." },
+            );
         } else if short && !args.skip_short {
             let _ = writeln!(
                 done.stderr,
