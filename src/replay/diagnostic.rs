@@ -127,6 +127,12 @@ pub enum DiagnosticKind {
         /// The full-move number of the move.
         expected: u32,
     },
+    /// A move number written with Black's dots (`12...`) before White's
+    /// move of that number.
+    BlackDotsOnWhiteMove {
+        /// The number written (and White's move's).
+        number: u32,
+    },
     /// The `Result` tag and the termination marker disagree.
     ResultMismatch {
         /// The `Result` tag.
@@ -197,7 +203,9 @@ impl DiagnosticKind {
             DiagnosticKind::FullmoveZero => "fen-fullmove-zero",
             DiagnosticKind::UnsupportedVariant(_) => "unsupported-variant",
             DiagnosticKind::Lint { .. } => "lint",
-            DiagnosticKind::MoveNumber { .. } => "move-number",
+            DiagnosticKind::MoveNumber { .. } | DiagnosticKind::BlackDotsOnWhiteMove { .. } => {
+                "move-number"
+            }
             DiagnosticKind::ResultMismatch { .. } => "result-mismatch",
             DiagnosticKind::BadResultTag(_) => "bad-result-tag",
             DiagnosticKind::MissingResult => "missing-result",
@@ -234,6 +242,20 @@ impl Diagnostic {
     pub fn message_in(&self, source: &[u8]) -> String {
         match &self.kind {
             DiagnosticKind::Syntax(kind) => kind.message(self.span.slice(source)),
+            // A number past u32::MAX is read saturated: shown as written.
+            DiagnosticKind::MoveNumber {
+                written: u32::MAX,
+                expected,
+            } => {
+                let text = self.span.slice(source);
+                let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+                match std::str::from_utf8(&text[..digits]) {
+                    Ok(written) if digits > 0 => {
+                        format!("move number {written} before move {expected}")
+                    }
+                    _ => self.kind.to_string(),
+                }
+            }
             kind => kind.to_string(),
         }
     }
@@ -293,6 +315,9 @@ impl fmt::Display for DiagnosticKind {
             DiagnosticKind::Lint { lint, .. } => lint.fmt(f),
             DiagnosticKind::MoveNumber { written, expected } => {
                 write!(f, "move number {written} before move {expected}")
+            }
+            DiagnosticKind::BlackDotsOnWhiteMove { number } => {
+                write!(f, "move number {number}... before White's move {number}.")
             }
             DiagnosticKind::ResultMismatch { tag, marker } => {
                 write!(

@@ -702,10 +702,17 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             return;
         }
         let expected = frame.pos.fullmoves();
+        let white = frame.pos.turn() == Color::White;
         if written != expected {
             self.push(
                 Severity::Warning,
                 DiagnosticKind::MoveNumber { written, expected },
+                span,
+            );
+        } else if white && span.slice(self.source).ends_with(b"...") {
+            self.push(
+                Severity::Warning,
+                DiagnosticKind::BlackDotsOnWhiteMove { number: written },
                 span,
             );
         }
@@ -1383,6 +1390,14 @@ mod tests {
                 )],
             ),
             (
+                "1. e4 e5 2... Nf3 Nc6 3.. d4 *",
+                &[(
+                    Severity::Warning,
+                    "move-number",
+                    "move number 2... before White's move 2.",
+                )],
+            ),
+            (
                 "1. e4 e5 2. Nf3+ *",
                 &[(
                     Severity::Warning,
@@ -1422,6 +1437,24 @@ mod tests {
                 .collect();
             assert_eq!(found(&r), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn move_numbers_past_u32_are_named_as_written() {
+        let text = "1. e4 99999999999. e5 *";
+        let r = run(text);
+        let d = &r.diagnostics[0];
+        assert_eq!(
+            d.kind,
+            DiagnosticKind::MoveNumber {
+                written: u32::MAX,
+                expected: 1
+            }
+        );
+        assert_eq!(
+            d.message_in(text.as_bytes()),
+            "move number 99999999999 before move 1"
+        );
     }
 
     #[test]
