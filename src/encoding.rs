@@ -68,18 +68,23 @@ pub fn is_utf8(bytes: &[u8]) -> bool {
     std::str::from_utf8(bytes).is_ok()
 }
 
-/// `bytes` without a leading UTF-8 byte order mark, if there is one.
+/// `bytes` without the UTF-8 byte order marks that lead it, if any
+/// (concatenated files can bring several).
 ///
 /// # Examples
 /// ```
 /// use pgnkit::encoding::strip_bom;
 ///
 /// assert_eq!(strip_bom(b"\xEF\xBB\xBF1. e4"), b"1. e4");
+/// assert_eq!(strip_bom(b"\xEF\xBB\xBF\xEF\xBB\xBF1. e4"), b"1. e4");
 /// assert_eq!(strip_bom(b"1. e4"), b"1. e4");
 /// ```
 #[inline]
-pub fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+pub fn strip_bom(mut bytes: &[u8]) -> &[u8] {
+    while let Some(rest) = bytes.strip_prefix(UTF8_BOM) {
+        bytes = rest;
+    }
+    bytes
 }
 
 /// The character a byte stands for in Windows-1252 (as the WHATWG Encoding
@@ -263,12 +268,14 @@ mod tests {
     }
 
     #[test]
-    fn strips_only_a_leading_bom() {
+    fn strips_only_leading_boms() {
         let cases: &[(&[u8], &[u8])] = &[
             (b"\xEF\xBB\xBFx", b"x"),
             (b"x\xEF\xBB\xBF", b"x\xEF\xBB\xBF"),
             (b"\xEF\xBB", b"\xEF\xBB"),
-            (b"\xEF\xBB\xBF\xEF\xBB\xBF", b"\xEF\xBB\xBF"),
+            // Concatenated files bring several: each one a decoded text
+            // loses (writing it) would be lost the next time it is read.
+            (b"\xEF\xBB\xBF\xEF\xBB\xBFx", b"x"),
         ];
         for &(input, expected) in cases {
             assert_eq!(strip_bom(input), expected, "{input:?}");

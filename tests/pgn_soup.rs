@@ -52,6 +52,7 @@ const PIECES: &[&[u8]] = &[
     b"\xEF\xBB\xBF",
     b"\x0c",
     b"\x0b",
+    b"\x1a",
     b"\r\r\n",
     b"[Site \"y\"]\n\n",
     b"\n\n[Event \"x\"]\n",

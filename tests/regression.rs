@@ -101,6 +101,48 @@ fn form_feed_line_between_games_invented_an_empty_game() {
     }
 }
 
+/// DOS text ends with SUB (Ctrl-Z, 0x1A), and `copy a.pgn+b.pgn` leaves
+/// one between the files: the byte after the last game made it an error,
+/// and the one before the second file's tags turned them into movetext
+/// ("tag pair inside movetext"), the game losing its tags. SUB is white
+/// space to the framer and the grammar.
+#[test]
+fn dos_end_of_file_marks_are_white_space() {
+    use pgnkit::pgn::GameFramer;
+    use pgnkit::replay::{ReplayOptions, Status, replay};
+    let cases: &[(&[u8], &[&[u8]])] = &[
+        (b"\x1a", &[]),
+        (
+            b"[A \"1\"]\r\n\r\n1. e4 *\r\n\x1a",
+            &[b"[A \"1\"]\r\n\r\n1. e4 *"],
+        ),
+        (
+            b"[A \"1\"]\r\n\r\n1. e4 *\r\n\r\n\x1a[A \"2\"]\r\n\r\n1. d4 *\r\n\x1a",
+            &[b"[A \"1\"]\r\n\r\n1. e4 *", b"[A \"2\"]\r\n\r\n1. d4 *"],
+        ),
+        (
+            b"[A \"1\"]\n1. e4\x1ae5\x1a*\n\x1a\n\n[A \"2\"]\n*",
+            &[b"[A \"1\"]\n1. e4\x1ae5\x1a*", b"[A \"2\"]\n*"],
+        ),
+    ];
+    for &(text, expected) in cases {
+        let mut framer = GameFramer::new(text);
+        let mut games = Vec::new();
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("framing");
+            let replayed = replay(&game, &ReplayOptions::default());
+            assert_eq!(replayed.status, Status::Valid, "{:?}", replayed.diagnostics);
+            assert!(
+                replayed.diagnostics.is_empty(),
+                "{:?}",
+                replayed.diagnostics
+            );
+            games.push(game.bytes.to_vec());
+        }
+        assert_eq!(games, expected, "{:?}", String::from_utf8_lossy(text));
+    }
+}
+
 /// Input ending inside a tag value with a backslash (`[R "x\`): the framer
 /// looked at the byte after the backslash without checking that it had
 /// been read, found a stale `"` left in its buffer by an earlier read, took

@@ -204,7 +204,7 @@ impl GameFramer<io::Empty> {
         let before = &map.bytes()[..framer.pos];
         let indented = before[indent_start(before)..]
             .iter()
-            .any(|&b| matches!(b, b' ' | b'\t' | 0x0b | 0x0c));
+            .any(|&b| matches!(b, b' ' | b'\t' | 0x0b | 0x0c | 0x1a));
         framer.mode = Mode::LineStart { indented };
         framer.buf = Buffer::Mapped(map);
         framer.stop = stop as u64;
@@ -850,7 +850,7 @@ impl<R: Read> GameFramer<R> {
                         match buf.get(next) {
                             Some(
                                 b' ' | b'\t' | b'\n' | b'\r' | b'%' | b';' | b'[' | b'{' | 0x0b
-                                | 0x0c | 0xEF,
+                                | 0x0c | 0x1a | 0xEF,
                             )
                             | None => {
                                 pos = at;
@@ -940,7 +940,7 @@ impl<R: Read> GameFramer<R> {
                 Mode::LineStart { indented } => {
                     let b = self.buf[self.pos];
                     match b {
-                        b' ' | b'\t' | 0x0b | 0x0c => {
+                        b' ' | b'\t' | 0x0b | 0x0c | 0x1a => {
                             self.pos += 1;
                             self.mode = Mode::LineStart { indented: true };
                         }
@@ -1051,7 +1051,7 @@ impl<R: Read> GameFramer<R> {
                     }
                 }
                 Mode::TagTail => match self.buf[self.pos] {
-                    b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+                    b' ' | b'\t' | 0x0b | 0x0c | 0x1a => self.pos += 1,
                     0xEF if self.at_bom() => {
                         if self.filled - self.pos < 3 {
                             return Step::NeedMore;
@@ -1086,7 +1086,7 @@ impl<R: Read> GameFramer<R> {
                             self.mode = Mode::Comment;
                         }
                         b';' => self.mode = Mode::SkipLine,
-                        b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+                        b' ' | b'\t' | 0x0b | 0x0c | 0x1a => self.pos += 1,
                         0xEF if self.at_bom() => {
                             if self.filled - self.pos < 3 {
                                 return Step::NeedMore;
@@ -1199,7 +1199,7 @@ fn count_lines(bytes: &[u8], complete: bool) -> (u64, bool) {
 fn indent_start(mut bytes: &[u8]) -> usize {
     loop {
         match bytes {
-            [rest @ .., b' ' | b'\t' | 0x0b | 0x0c] => bytes = rest,
+            [rest @ .., b' ' | b'\t' | 0x0b | 0x0c | 0x1a] => bytes = rest,
             [rest @ .., 0xEF, 0xBB, 0xBF] => bytes = rest,
             _ => return bytes.len(),
         }
@@ -1211,7 +1211,7 @@ fn indent_start(mut bytes: &[u8]) -> usize {
 fn trim_line_end(mut bytes: &[u8]) -> usize {
     loop {
         match bytes {
-            [rest @ .., b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c] => bytes = rest,
+            [rest @ .., b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1a] => bytes = rest,
             [rest @ .., 0xEF, 0xBB, 0xBF] => bytes = rest,
             _ => return bytes.len(),
         }

@@ -178,6 +178,7 @@ const fn is_delimiter_slow(b: u8) -> bool {
             | b'\r'
             | 0x0b
             | 0x0c
+            | 0x1a
             | b'{'
             | b'}'
             | b'('
@@ -195,7 +196,7 @@ const fn is_delimiter_slow(b: u8) -> bool {
 
 #[inline]
 const fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1a)
 }
 
 /// Characters of a tag name: letters, digits and `_ + # = : -`.
@@ -908,7 +909,12 @@ impl<'a> Iterator for Tokens<'a> {
                             TokenKind::Error(ParsePgnErrorKind::UnterminatedComment),
                             start,
                         ));
-                        self.token(TokenKind::Comment(text), start)
+                        // Read as the same comment closed is read.
+                        if is_draw_offer(text) {
+                            self.token(TokenKind::DrawOffer, start)
+                        } else {
+                            self.token(TokenKind::Comment(text), start)
+                        }
                     }
                 }
             }
@@ -1005,9 +1011,18 @@ pub(crate) fn fen_move_number(fen: &[u8]) -> Option<(u32, bool)> {
 #[inline]
 fn is_draw_offer(comment: &[u8]) -> bool {
     // Told by the first byte for nearly every comment, without trimming
-    // its end.
-    let text = comment.trim_ascii_start();
-    text.first() == Some(&b'(') && text.trim_ascii_end() == b"(=)"
+    // its end. Leading byte-order marks are passed over as the writer
+    // drops them ([`crate::encoding::decode`]).
+    let mut text = comment;
+    loop {
+        match text {
+            [b'(', ..] => return text.trim_ascii_end() == b"(=)",
+            [b' ' | b'\t' | b'\n' | b'\r' | 0x0c, rest @ ..] | [0xEF, 0xBB, 0xBF, rest @ ..] => {
+                text = rest;
+            }
+            _ => return false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1031,6 +1046,18 @@ mod tests {
                 T::DrawOffer,
                 T::Comment(b"(=) x"),
                 T::DrawOffer
+            ]
+        );
+        // A byte-order mark before the mark, which writing drops; a
+        // comment the input leaves open.
+        assert_eq!(
+            kinds(b"e4 {\xEF\xBB\xBF (=)} {\xEF\xBB\xBFx} { (=)"),
+            [
+                T::Move(b"e4"),
+                T::DrawOffer,
+                T::Comment(b"\xEF\xBB\xBFx"),
+                T::DrawOffer,
+                T::Error(ParsePgnErrorKind::UnterminatedComment)
             ]
         );
     }

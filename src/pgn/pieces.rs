@@ -187,7 +187,9 @@ fn next_cut(bytes: &[u8], from: usize) -> usize {
         // Indentation as the framer reads it: white space, byte-order
         // marks included.
         let mut line = &bytes[line_start..line_end];
-        while let [b' ' | b'\t' | 0x0b | 0x0c, rest @ ..] | [0xEF, 0xBB, 0xBF, rest @ ..] = line {
+        while let [b' ' | b'\t' | 0x0b | 0x0c | 0x1a, rest @ ..] | [0xEF, 0xBB, 0xBF, rest @ ..] =
+            line
+        {
             line = rest;
         }
         if line.first() != Some(&b'[') {

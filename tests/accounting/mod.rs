@@ -137,7 +137,7 @@ fn ignorable(gap: &[u8]) -> bool {
         let mut indented = false;
         loop {
             match rest {
-                [b' ' | b'\t' | 0x0b | 0x0c, tail @ ..] => {
+                [b' ' | b'\t' | 0x0b | 0x0c | 0x1a, tail @ ..] => {
                     rest = tail;
                     indented = true;
                 }
