@@ -507,3 +507,21 @@ fn castling_rights_off_the_standard_squares_are_dropped() {
         Some("1rr3k1/p3pp1p/3pbnp1/7P/qP1BP1P1/3B1P2/1PPb4/1NKR3R w - - 0 3")
     );
 }
+
+/// A `{` left open runs to the end of the input: the games after it are
+/// its text. The error says how many tag sections it swallowed.
+#[test]
+fn an_unterminated_comment_names_the_games_it_swallowed() {
+    let text = b"[Event \"a\"]\n\n1. e4 {oops e5 *\n\n[Event \"b\"]\n\n1. d4 *\r\n\r\n[Event \"c\"]\n\n1. c4 *\n";
+    let out = pgnkit_in(&["validate", "--quiet"], text);
+    assert_eq!(
+        out.stderr,
+        "<stdin>:3:7: error: game 1 (? - ?): unterminated comment: it runs to the end of the \
+         game's text, over 2 tag sections after blank lines (games read as comment)\n"
+    );
+    let out = pgnkit_in(&["validate", "--quiet"], b"1. e4 {oops [Event \"b\"]\n*\n");
+    assert_eq!(
+        out.stderr,
+        "<stdin>:1:7: error: game 1 (? - ?): unterminated comment\n"
+    );
+}
