@@ -32,6 +32,7 @@ const DEBRIS: &[(&str, &str, u64, u64)] = &[
     ("glued move", "Be7", 12, 13),
     ("stray quote", "\"", 12, 17),
     ("dollar without a number", "$", 12, 19),
+    ("HTML glued to a move number", "/>", 12, 31),
 ];
 
 /// The tag section of both games.
@@ -48,7 +49,7 @@ const DIRTY: &str = concat!(
      3. <p> Bb5 a6\n\
      From: joe@example.org\n\
      > 4. Ba4 Nf6<br>\n\
-     ~~~ ] 5. O-OBe7 \" $ 6. Re1 b5 7. Bb3 d6 1-0\n\n"
+     ~~~ ] 5. O-OBe7 \" $ 6. Re1 b5 />7.Bb3 d6 1-0\n\n"
 );
 
 const CLEAN: &str = concat!(

@@ -574,8 +574,24 @@ fn salvage<'a, V: Visitor<'a>>(
                         .iter()
                         .take_while(|b| b.is_ascii_punctuation())
                         .count();
-                    let next = &piece[junk..];
+                    // After the punctuation, a move number may come before
+                    // the move (`/>3.Bb5`): it is read as one.
+                    let digits = piece[junk..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    let dots = piece[junk + digits..]
+                        .iter()
+                        .take_while(|&&b| b == b'.')
+                        .count();
+                    let number = if digits > 0 && dots > 0 {
+                        digits + dots
+                    } else {
+                        0
+                    };
+                    let next = &piece[junk + number..];
                     let starts_move = junk > 0
+                        && !next.is_empty()
                         && match MoveToken::parse_general(next) {
                             Ok(_) => true,
                             Err(err) => head(next, err).is_some(),
@@ -584,11 +600,16 @@ fn salvage<'a, V: Visitor<'a>>(
                         skipped(visitor, piece_span);
                         return moved;
                     }
-                    skipped(
-                        visitor,
-                        Span::new(piece_span.start, piece_span.start + junk),
-                    );
-                    at += junk;
+                    let number_at = piece_span.start + junk;
+                    skipped(visitor, Span::new(piece_span.start, number_at));
+                    if number > 0 && V::MOVE_NUMBERS {
+                        // Saturated, as the grammar reads move numbers.
+                        let n = piece[junk..junk + digits].iter().fold(0u32, |n, &d| {
+                            n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+                        });
+                        visitor.move_number(n, Span::new(number_at, number_at + number));
+                    }
+                    at += junk + number;
                     after_move = false;
                     read = MoveToken::parse_general(next);
                     continue;
