@@ -90,6 +90,8 @@ pub enum ParseFenErrorKind {
     BadCastling(char),
     /// A castling right given twice.
     DuplicateCastling(char),
+    /// More than four castling rights.
+    TooManyCastlingRights,
     /// `K`, `Q`, `k` or `q` without a king on its back rank and a rook on
     /// that side of it.
     NoCastlingRook(char),
@@ -119,6 +121,9 @@ impl fmt::Display for ParseFenErrorKind {
             ParseFenErrorKind::BadCastling(c) => write!(f, "bad castling character {c:?}"),
             ParseFenErrorKind::DuplicateCastling(c) => {
                 write!(f, "castling right {c:?} given twice")
+            }
+            ParseFenErrorKind::TooManyCastlingRights => {
+                f.write_str("more than four castling rights")
             }
             ParseFenErrorKind::NoCastlingRook(c) => {
                 write!(
@@ -315,18 +320,16 @@ fn parse_castling(text: &str, base: usize, board: &Board) -> Result<Bitboard, Pa
     if text == "-" {
         return Ok(Bitboard::EMPTY);
     }
-    if text.len() > 4 {
-        return Err(err(4, ParseFenErrorKind::TrailingGarbage));
-    }
     let mut rights = Bitboard::EMPTY;
     let mut seen = ['-'; 4];
-    for (i, c) in text.char_indices() {
+    for (n, (i, c)) in text.char_indices().enumerate() {
         let rook = castling_square(c, board).map_err(|kind| err(i, kind))?;
         if seen.contains(&c) || rights.contains(rook) {
             return Err(err(i, ParseFenErrorKind::DuplicateCastling(c)));
         }
-        if let Some(slot) = seen.get_mut(i) {
-            *slot = c;
+        match seen.get_mut(n) {
+            Some(slot) => *slot = c,
+            None => return Err(err(i, ParseFenErrorKind::TooManyCastlingRights)),
         }
         rights = rights.with(rook);
     }
