@@ -14,9 +14,8 @@ use crate::encoding;
 use crate::notation::MoveToken;
 use crate::pgn::{
     Command, Comment, Eval, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
-    unescape,
+    fen_move_number, unescape,
 };
-use crate::setup::Setup;
 
 /// What the comments of one mainline ply say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -232,14 +231,13 @@ impl<'a> Visitor<'a> for Notes<'a> {
     const COMMENTS: bool = true;
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8], _span: Span) {
-        // The FEN's second and last fields: the side to move first, and
-        // its move number.
+        // The side to move first and its move number, read as the
+        // writer numbers the moves ([`crate::pgn::start_ply`]).
         if name == b"FEN" && !self.fen_seen {
             self.fen_seen = true;
-            let text = encoding::decode(&unescape(value)).into_owned();
-            if let Ok(setup) = Setup::from_fen(text.trim()) {
-                self.timeline.first = setup.turn;
-                self.timeline.first_move = setup.fullmoves.max(1);
+            if let Some((fullmove, black)) = fen_move_number(&unescape(value)) {
+                self.timeline.first = if black { Color::Black } else { Color::White };
+                self.timeline.first_move = fullmove;
             }
         }
     }

@@ -71,5 +71,6 @@ pub use self::{
     },
 };
 
+pub(crate) use self::grammar::fen_move_number;
 pub use self::pieces::Link;
 pub(crate) use self::pieces::{Chain, FramedPiece, bounded_cuts, frame_piece, game_after, game_at};
