@@ -27,7 +27,7 @@
 
 use crate::notation::{MoveToken, ParseMoveTokenError};
 use crate::pgn::error::{ParsePgnError, ParsePgnErrorKind};
-use crate::pgn::grammar::{Outcome, Token, TokenKind, Tokens};
+use crate::pgn::grammar::{Outcome, Token, TokenKind, Tokens, move_number};
 use crate::pgn::raw::RawGame;
 use crate::pgn::span::Span;
 
@@ -575,19 +575,12 @@ fn salvage<'a, V: Visitor<'a>>(
                         .take_while(|b| b.is_ascii_punctuation())
                         .count();
                     // After the punctuation, a move number may come before
-                    // the move (`/>3.Bb5`): it is read as one.
-                    let digits = piece[junk..]
-                        .iter()
-                        .take_while(|b| b.is_ascii_digit())
-                        .count();
-                    let dots = piece[junk + digits..]
-                        .iter()
-                        .take_while(|&&b| b == b'.')
-                        .count();
-                    let number = if digits > 0 && dots > 0 {
-                        digits + dots
-                    } else {
-                        0
+                    // the move (`/>3.Bb5`): it is read as one. Without
+                    // its dots the grammar takes a number only before a
+                    // delimiter, which leaves no move in this token.
+                    let (number, n) = match move_number(&piece[junk..]) {
+                        Ok((rest, n)) => (piece.len() - junk - rest.len(), n),
+                        Err(_) => (0, 0),
                     };
                     let next = &piece[junk + number..];
                     let starts_move = junk > 0
@@ -603,10 +596,6 @@ fn salvage<'a, V: Visitor<'a>>(
                     let number_at = piece_span.start + junk;
                     skipped(visitor, Span::new(piece_span.start, number_at));
                     if number > 0 && V::MOVE_NUMBERS {
-                        // Saturated, as the grammar reads move numbers.
-                        let n = piece[junk..junk + digits].iter().fold(0u32, |n, &d| {
-                            n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
-                        });
                         visitor.move_number(n, Span::new(number_at, number_at + number));
                     }
                     at += junk + number;
