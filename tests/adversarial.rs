@@ -564,6 +564,16 @@ fn time_is_linear_in_the_size() {
                 repeat(b"x (\n[A \"b\"]\n", n * 20_000),
             ])
         }),
+        ("comment over blank lines and tag lines", |n| {
+            expand(vec![
+                once(b"1. e4 {"),
+                repeat(b"x\n \n[A \"b\"]\n1. d4 {", n * 20_000),
+            ])
+        }),
+        ("comment of blank lines", |n| {
+            let line = [b"\n".as_slice(), &[b' '; 200]].concat();
+            expand(vec![once(b"1. e4 {"), repeat(&line, n * 5_000)])
+        }),
         ("random binary", |n| random_bytes(n as usize * 100_000, 7)),
     ];
     let mut failures = Vec::new();

@@ -508,18 +508,31 @@ fn castling_rights_off_the_standard_squares_are_dropped() {
     );
 }
 
-/// A `{` left open runs to the end of the input: the games after it are
-/// its text. The error says how many tag sections it swallowed.
+/// A `{` left open ends its game at a blank line and a tag line: the games
+/// after it are read, at every `--jobs`, and the error names the brace.
 #[test]
-fn an_unterminated_comment_names_the_games_it_swallowed() {
-    let text = b"[Event \"a\"]\n\n1. e4 {oops e5 *\n\n[Event \"b\"]\n\n1. d4 *\r\n\r\n[Event \"c\"]\n\n1. c4 *\n";
-    let out = pgnkit_in(&["validate", "--quiet"], text);
-    assert_eq!(
-        out.stderr,
-        "<stdin>:3:7: error: game 1 (? - ?): unterminated comment: it runs to the end of the \
-         game's text, over 2 tag sections after blank lines (games read as comment)\n"
-    );
-    let out = pgnkit_in(&["validate", "--quiet"], b"1. e4 {oops [Event \"b\"]\n*\n");
+fn an_unterminated_comment_swallows_no_game() {
+    let text = "[Event \"a\"]\n\n1. e4 {oops e5 *\n\n[Event \"b\"]\n\n1. d4 {c} *\r\n\r\n[Event \"c\"]\n\n1. c4 *\n";
+    let path = temp_file("open.pgn", text);
+    for jobs in ["1", "2"] {
+        let out = pgnkit(&["validate", "--jobs", jobs, path.to_str().expect("path")]);
+        assert_eq!(out.code, 1);
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert!(
+            lines[0].ends_with("open.pgn:3:7: error: game 1 (? - ?): unterminated comment"),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.ends_with(
+                "3 games: 2 valid (0 with warnings), 1 with errors, 0 unsupported (skipped)"
+            )),
+            "{lines:?}"
+        );
+    }
+    let out = pgnkit_in(&["tags", "--fields", "Event"], text.as_bytes());
+    assert_eq!(out.stdout, "a\nb\nc\n");
+    // Without a blank line, a tag line inside a comment is comment text.
+    let out = pgnkit_in(&["validate", "--quiet"], b"1. e4 {oops\n[Event \"b\"]\n*\n");
     assert_eq!(
         out.stderr,
         "<stdin>:1:7: error: game 1 (? - ?): unterminated comment\n"

@@ -17,7 +17,7 @@ use pgnkit::pgn::{GameFramer, RawGame, ReadPgnError};
 
 /// Games in every line-end style, with the framing traps: tag lines inside
 /// multi-line comments, a `{` in a `;` comment and in a tag value, escape
-/// lines, a game without tags, a game too large for a 64 KiB bound, and
+/// lines, a game without tags, two games too large for a 64 KiB bound, and
 /// the boundary traps of the import format (see below).
 fn archive() -> Vec<u8> {
     let mut text = b"\xEF\xBB\xBF".to_vec();
@@ -46,14 +46,25 @@ fn archive() -> Vec<u8> {
         // The boundary traps: tag sections without movetext (the second
         // repeats the first's names), blank lines and `%` lines inside
         // movetext with line ends converted twice, a blank line inside a
-        // tag section, byte-order marks, form feeds and vertical tabs.
+        // tag section, byte-order marks, form feeds and vertical tabs; a
+        // `{` left open, over a blank line into the next game's tags, once
+        // with a line long enough to hold cuts.
         let boundary: &[u8] = match n % 7 {
             1 => b"[Event \"round\"]\n[White \"a\"]\n\n[Event \"round\"]\n[White \"b\"]\n\n",
             2 => b"[Event \"c\"]\r\r\n\r\r\n1. e4 {a}\r\r\n\r\r\n% x\r\r\n\r\r\ne5 (1... c5\r\r\n\r\r\n*) 2. Nf3 1-0\r\r\n\r\r\n",
             3 => b"\xEF\xBB\xBF[Event \"b\"]\x0b\n\n\x0c[White \"f\"]\n\n1. d4 {f}\x0c\n\n\xEF\xBB\xBF d5 *\n\x0c\n",
+            4 => b"[Event \"open\"]\r\n\r\n1. e4 {oops e5 *\r\n\r\n",
+            5 if n % 3 == 0 || n == 40 => b"[Event \"long\"]\n\n1. d4 {",
             _ => b"",
         };
         text.extend_from_slice(boundary);
+        if n % 7 == 5 && (n % 3 == 0 || n == 40) {
+            // Lines that hold cuts, and blank lines too long to count as
+            // such; game 40's is over the size bound.
+            let line = format!("{}\n{}\n[Event \"x\"]\n", "z".repeat(1500), " ".repeat(300));
+            text.extend(line.repeat(if n == 40 { 50 } else { 3 }).bytes());
+            text.extend_from_slice(b"\n\n");
+        }
     }
     text
 }
@@ -98,12 +109,17 @@ fn mapped_files_frame_like_read_ones() {
     );
     let read =
         frame(GameFramer::new(File::open(&path).expect("open")).with_max_game_bytes(64 << 10));
-    assert_eq!(mapped.len(), read.len());
     for (a, b) in mapped.iter().zip(&read) {
         assert!(a == b, "mapped {a:?}\nread {b:?}");
     }
+    assert_eq!(mapped.len(), read.len());
+    // A `{` left open ends its game before the next one's tags.
+    let open = |g: &&(u64, u64, u64, Vec<u8>, usize)| g.3.ends_with(b"{oops e5 *");
+    assert!(read.iter().flatten().filter(open).count() > 10);
+    let long = |g: &&(u64, u64, u64, Vec<u8>, usize)| g.3.ends_with(b"[Event \"x\"]");
+    assert!(read.iter().flatten().filter(long).count() > 2);
     let refused = mapped.iter().filter(|g| g.is_err()).count();
-    assert_eq!(refused, 1, "the one oversized game");
+    assert_eq!(refused, 2, "the two oversized games");
     assert!(
         mapped
             .iter()

@@ -24,6 +24,9 @@ const INITIAL_BUFFER: usize = 256 << 10;
 /// The bytes the framer's movetext loop stops at: line ends, comments.
 const MOVETEXT_STOPS: [u8; 4] = [b'\n', b'\r', b'{', b';'];
 
+/// How far past a `{` the framer's movetext loop searches for its `}`.
+const CLOSE_WINDOW: usize = 4 << 10;
+
 /// Where the scanner is inside the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Section {
@@ -94,7 +97,12 @@ enum Step {
 /// [`game_termination`]: crate::pgn::game_termination
 ///
 /// A `[` at the start of a line inside a multi-line `{…}` comment starts
-/// nothing, and a `{` inside a `;` comment or a tag value opens nothing.
+/// nothing, but after a blank line: a comment that runs over a blank line
+/// into a tag line (`[`, a tag name, `"`) is a `{` left open, and the game
+/// ends before that line (its reader reports the unterminated comment).
+/// The standard reads such a comment on to its `}`, where one stray `{`
+/// swallows every game up to the next comment. A `{` inside a `;` comment
+/// or a tag value opens nothing.
 ///
 /// # Examples
 /// ```
@@ -818,8 +826,19 @@ impl<R: Read> GameFramer<R> {
                         pos = at;
                         break 'window;
                     }
-                    b'{' => match find_close(buf, at + 1) {
-                        Some((close, lines)) => {
+                    // The search stops a window past the `{`: one with no
+                    // `}` near (left open) goes to the `Comment` mode, which
+                    // reads no further than the game it ends.
+                    b'{' => match find_close(&buf[..buf.len().min(at + CLOSE_WINDOW)], at + 1) {
+                        // A comment over a blank line may hold a tag line
+                        // that ends it: the `Comment` mode decides.
+                        Some((close, lines))
+                            if lines < 2
+                                || matches!(
+                                    comment_end(buf, at + 1, true),
+                                    CommentEnd::Close(_)
+                                ) =>
+                        {
                             self.line += lines;
                             pos = close + 1;
                             if !self.oversized {
@@ -828,7 +847,7 @@ impl<R: Read> GameFramer<R> {
                             }
                             continue 'window;
                         }
-                        None => {
+                        _ => {
                             pos = at;
                             break 'window;
                         }
@@ -1101,22 +1120,29 @@ impl<R: Read> GameFramer<R> {
                     }
                 }
                 Mode::Comment => {
-                    let rest = &self.buf[self.pos..self.filled];
-                    let (region, close) = match memchr::memchr(b'}', rest) {
-                        Some(i) => (i, true),
-                        None => (rest.len(), false),
+                    let buf = &self.buf[..self.filled];
+                    let (stop, close) = match comment_end(buf, self.pos, self.eof) {
+                        CommentEnd::Close(at) => (at, true),
+                        CommentEnd::LeftOpen(start) => {
+                            // The game ends before the tag line.
+                            self.line += count_lines(&buf[self.pos..start], true).0;
+                            self.pos = start;
+                            self.mode = Mode::LineStart { indented: false };
+                            continue;
+                        }
+                        CommentEnd::ReadOn(at) => (at, false),
                     };
-                    let (lines, pending_cr) = count_lines(&rest[..region], close || self.eof);
+                    let (lines, pending_cr) = count_lines(&buf[self.pos..stop], close || self.eof);
                     self.line += lines;
                     if close {
                         if !self.oversized {
-                            let close = self.pos + region - self.game_start;
+                            let close = stop - self.game_start;
                             record_comment(&mut self.comments, self.comment_open, close);
                         }
-                        self.pos += region + 1;
+                        self.pos = stop + 1;
                         self.mode = Mode::Text;
                     } else {
-                        self.pos += region - usize::from(pending_cr);
+                        self.pos = stop - usize::from(pending_cr);
                         return if self.eof { Step::End } else { Step::NeedMore };
                     }
                 }
@@ -1172,6 +1198,117 @@ fn record_comment(comments: &mut Vec<[u32; 2]>, open: usize, close: usize) {
     if let (Ok(open), Ok(close)) = (u32::try_from(open), u32::try_from(close)) {
         comments.push([open, close]);
     }
+}
+
+/// How a `{…}` comment read from `from` in `buf` ends.
+enum CommentEnd {
+    /// At its `}`.
+    Close(usize),
+    /// It runs over a blank line into a tag line, which starts here: the
+    /// comment is taken to be left open, and the game ends (see the
+    /// framing rules of [`GameFramer`]).
+    LeftOpen(usize),
+    /// Not in `buf`: read on from here once more input has come (the end
+    /// of `buf`, or a line end whose next line is not there yet).
+    ReadOn(usize),
+}
+
+/// How the comment read from `from` ends: each line end up to its `}` is
+/// looked at, so that a comment left open costs no search beyond the game
+/// it ends.
+fn comment_end(buf: &[u8], from: usize, complete: bool) -> CommentEnd {
+    for at in memchr::memchr3_iter(b'}', b'\n', b'\r', &buf[from..]).map(|i| from + i) {
+        if buf[at] == b'}' {
+            return CommentEnd::Close(at);
+        }
+        match after_line_end(buf, at, complete) {
+            None => {}
+            Some(Ok(start)) => return CommentEnd::LeftOpen(start),
+            Some(Err(keep)) => return CommentEnd::ReadOn(keep.max(from)),
+        }
+    }
+    CommentEnd::ReadOn(buf.len())
+}
+
+/// After the line end at `end` inside a comment: where the tag line that
+/// follows a blank line starts, if one does (the line before is read back
+/// from `buf`). `Err` when the next line runs to the end of `buf` before
+/// that is decided and the input is not `complete`: the place to read on
+/// from, `end` or, after a blank line, the line end before it (a framer
+/// over an oversized game keeps only the bytes from there).
+fn after_line_end(buf: &[u8], end: usize, complete: bool) -> Option<Result<usize, usize>> {
+    let start = end + 1;
+    let decided = match (buf[end], buf.get(start)) {
+        // Read at the `\n` of the CRLF.
+        (b'\r', Some(b'\n')) => return None,
+        (_, None) => None,
+        _ => starts_tag_pair(&buf[start..]),
+    };
+    match decided {
+        Some(true) => blank_line_before(&buf[..start]).map(|_| Ok(start)),
+        Some(false) => None,
+        None if complete => None,
+        None => Some(Err(blank_line_before(&buf[..start]).unwrap_or(end))),
+    }
+}
+
+/// How many bytes of a line inside a comment are read to tell a tag line
+/// ([`starts_tag_pair`]) or a blank line ([`blank_line_before`]): a framer
+/// over a stream then reads no line twice for more than this, however long
+/// it is, and one over an oversized game keeps no more of it.
+const COMMENT_LINE_PROBE: usize = 256;
+
+/// Whether `line` starts as a tag line of a tag section does, within its
+/// first [`COMMENT_LINE_PROBE`] bytes: indentation, `[`, a tag name and its
+/// quoted value's opening `"`, with spaces or tabs between. `None` when
+/// `line` ends before that is decided.
+fn starts_tag_pair(line: &[u8]) -> Option<bool> {
+    if line.len() > COMMENT_LINE_PROBE {
+        return Some(starts_tag_pair(&line[..COMMENT_LINE_PROBE]).unwrap_or(false));
+    }
+    let mut line = line;
+    let open = loop {
+        match line {
+            [b' ' | b'\t' | 0x0b | 0x0c | 0x1a, rest @ ..] | [0xEF, 0xBB, 0xBF, rest @ ..] => {
+                line = rest;
+            }
+            [] | [0xEF] | [0xEF, 0xBB] => return None,
+            [first, ..] => break *first,
+        }
+    };
+    let rest = &line[1..];
+    if open != b'[' {
+        return Some(false);
+    }
+    let blanks = |bytes: &[u8]| {
+        bytes
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count()
+    };
+    let rest = &rest[blanks(rest)..];
+    let Ok((after, _)) = tag_name(rest) else {
+        return (!rest.is_empty()).then_some(false);
+    };
+    let after = &after[blanks(after)..];
+    after.first().map(|&b| b == b'"')
+}
+
+/// Where the line end before a blank line is, when the line that ends
+/// where `before` ends (in its line end; `\r\r\n`, a line end converted
+/// twice, is one) holds only white space, at most [`COMMENT_LINE_PROBE`]
+/// bytes of it. None when it holds more, or when `before` starts within it
+/// (the buffer of an oversized game starts at the byte before the scan
+/// position).
+fn blank_line_before(before: &[u8]) -> Option<usize> {
+    let line = match before {
+        [rest @ .., b'\r', b'\r', b'\n'] | [rest @ .., b'\r', b'\n'] => rest,
+        [rest @ .., b'\n' | b'\r'] => rest,
+        _ => return None,
+    };
+    let from = line.len().saturating_sub(COMMENT_LINE_PROBE + 1);
+    let len = indent_start(&line[from..]);
+    matches!(line[from..from + len].last(), Some(b'\n' | b'\r')).then(|| from + len - 1)
 }
 
 /// Counts line ends in `bytes`; with `complete == false` a final `\r` is
@@ -1510,9 +1647,32 @@ mod tests {
                 &[(1, "[A \"1\"]\n1. e4"), (3, "[A \"2\"]\n*")],
             ),
             (
-                "unterminated comment",
+                "comment left open before a tag section",
                 b"[A \"1\"]\n1. e4 { open\n\n[A \"2\"]\n",
-                &[(1, "[A \"1\"]\n1. e4 { open\n\n[A \"2\"]")],
+                &[(1, "[A \"1\"]\n1. e4 { open"), (4, "[A \"2\"]")],
+            ),
+            (
+                "comment closed in a later game",
+                b"1. e4 { open\r\n \t\r\n\r\n  [A \"2\"]\r\n\r\n1. d4 {c} *\r\n",
+                &[(1, "1. e4 { open"), (4, "[A \"2\"]\r\n\r\n1. d4 {c} *")],
+            ),
+            (
+                "comment left open in the tag section's prelude",
+                b"[A \"1\"]\n\n{ intro\n\n[B \"2\"]\n*\n",
+                &[(1, "[A \"1\"]\n\n{ intro"), (5, "[B \"2\"]\n*")],
+            ),
+            (
+                "comment over a blank line and a line that is no tag pair",
+                b"1. e4 {a\n\n[%clk 0:01]\n\n[A]\n\n[A x]\n\nz} *\n\n[A \"2\"]\n*\n",
+                &[
+                    (1, "1. e4 {a\n\n[%clk 0:01]\n\n[A]\n\n[A x]\n\nz} *"),
+                    (11, "[A \"2\"]\n*"),
+                ],
+            ),
+            (
+                "comment over a line end converted twice",
+                b"1. e4 {a\r\r\n[A \"x\"] b} *\n",
+                &[(1, "1. e4 {a\r\r\n[A \"x\"] b} *")],
             ),
             (
                 "percent escape inside movetext",
@@ -1581,10 +1741,44 @@ mod tests {
     }
 
     #[test]
+    fn comments_left_open_end_alike_read_whole_or_byte_at_a_time() {
+        // A blank line ends the comment only when it is at most the probe
+        // long, and the tag line only when its `"` is within the probe.
+        for blank in [0, 1, 255, 256, 257, 300] {
+            for indent in [0, 1, 251, 252, 253, 300] {
+                let mut input = b"1. e4 {a\r\n".to_vec();
+                input.extend(std::iter::repeat_n(b' ', blank));
+                input.extend(b"\n");
+                input.extend(std::iter::repeat_n(b'\t', indent));
+                input.extend(b"[A \"x\"]\nb} *\n");
+                let mut framer = GameFramer::new(&input[..]);
+                let mut whole = Vec::new();
+                while let Some(game) = framer.next_game() {
+                    let game = game.expect("no error");
+                    whole.push((game.first_line, game.bytes.to_vec()));
+                }
+                let mut framer = GameFramer::new(Trickle(&input));
+                let mut trickled = Vec::new();
+                while let Some(game) = framer.next_game() {
+                    let game = game.expect("no error");
+                    trickled.push((game.first_line, game.bytes.to_vec()));
+                }
+                assert_eq!(trickled, whole, "blank {blank}, indent {indent}");
+                let ends = blank <= COMMENT_LINE_PROBE && indent + 4 <= COMMENT_LINE_PROBE;
+                assert_eq!(
+                    whole.len(),
+                    1 + usize::from(ends),
+                    "blank {blank}, indent {indent}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn runs_of_tag_lines_frame_as_byte_at_a_time_reads_do() {
         // Read whole, tag lines after a pair pass in runs; read a byte at a
         // time, never (the next line is not there yet).
-        let pieces: [&[u8]; 14] = [
+        let pieces: [&[u8]; 16] = [
             b"[A \"1\"]",
             b"[B \"x]y\"]",
             b"[C \"a\\\"b\"]",
@@ -1599,6 +1793,8 @@ mod tests {
             b"1. e4 *",
             b"{c\n[I \"i\"]}",
             b"% x\n",
+            b"{c\n\n[J \"j\"]}",
+            b"{c\r\n \r\n",
         ];
         fn read<R: Read>(mut framer: GameFramer<R>) -> Vec<(u64, u64, Vec<u8>)> {
             let mut games = Vec::new();
@@ -1608,7 +1804,7 @@ mod tests {
             }
             games
         }
-        let which: Vec<u8> = (0..14).collect();
+        let which: Vec<u8> = (0..16).collect();
         for seed in 1..3000 {
             let input: Vec<u8> = scan::soup(seed, 12, &which)
                 .iter()

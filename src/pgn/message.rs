@@ -94,16 +94,6 @@ impl ParsePgnErrorKind {
             ParsePgnErrorKind::UnexpectedByte => {
                 format!("unexpected character {}", character(0))
             }
-            ParsePgnErrorKind::UnterminatedComment => match tag_sections(token) {
-                0 => self.to_string(),
-                1 => "unterminated comment: it runs to the end of the game's text, over a \
-                      tag section after a blank line (a game read as comment)"
-                    .to_string(),
-                n => format!(
-                    "unterminated comment: it runs to the end of the game's text, over {n} \
-                     tag sections after blank lines (games read as comment)"
-                ),
-            },
             ParsePgnErrorKind::SkippedToken => format!("skipped `{}`", quoted()),
             ParsePgnErrorKind::GluedMove => {
                 format!("`{}` glued to the move before it, read as a move", quoted())
@@ -111,25 +101,6 @@ impl ParsePgnErrorKind {
             _ => self.to_string(),
         }
     }
-}
-
-/// The lines of `text` that start like a tag section after a blank line:
-/// `[` and a letter, at the start of the line, the line before empty or
-/// white space. Inside an unterminated comment they are most likely games.
-fn tag_sections(text: &[u8]) -> usize {
-    let mut count = 0;
-    let mut blank_before = false;
-    for line in text.split(|&b| b == b'\n') {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if blank_before
-            && line.first() == Some(&b'[')
-            && line.get(1).is_some_and(u8::is_ascii_alphabetic)
-        {
-            count += 1;
-        }
-        blank_before = line.iter().all(u8::is_ascii_whitespace);
-    }
-    count
 }
 
 /// The first character of `bytes`: UTF-8 where they are, else the byte
