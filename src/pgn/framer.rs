@@ -92,7 +92,9 @@ enum Step {
 ///   comments and variations; before it, blank lines are white space. Text
 ///   between the marker and that blank line stays in the game (the grammar
 ///   reports it as movetext after the result);
-/// - a game over the size bound is not read: it ends at the next tag line.
+/// - a game over the size bound is not read: once its bytes so far are
+///   over it, the game ends at the next tag line, not at a blank line after
+///   its marker (whether read from a stream or a mapped file).
 ///
 /// [`game_termination`]: crate::pgn::game_termination
 ///
@@ -516,9 +518,7 @@ impl<R: Read> GameFramer<R> {
     fn finish_game(&mut self) -> Result<Option<(usize, usize)>, ReadPgnError> {
         self.number += 1;
         self.section = Section::Between;
-        // A mapped file needs no room for a game; the bound still holds.
-        let mapped = matches!(self.buf, Buffer::Mapped(_));
-        if self.oversized || (mapped && self.pos - self.game_start > self.max_game_bytes) {
+        if self.over_bound() {
             return Err(ReadPgnError::GameTooLarge {
                 number: self.number,
                 offset: self.game_offset,
@@ -532,6 +532,7 @@ impl<R: Read> GameFramer<R> {
 
     /// Makes room and reads more input; sets `eof` at the end.
     fn fill(&mut self) -> io::Result<()> {
+        let over_bound = self.section != Section::Between && self.over_bound();
         let buf = match &mut self.buf {
             Buffer::Owned(buf) => buf,
             Buffer::Mapped(_) => {
@@ -563,7 +564,7 @@ impl<R: Read> GameFramer<R> {
         }
         if self.filled == buf.len() {
             let len = buf.len();
-            if len >= self.max_game_bytes && self.section != Section::Between {
+            if len >= self.max_game_bytes && over_bound {
                 // The game does not fit: keep scanning for its end, dropping
                 // its bytes as they are passed.
                 self.oversized = true;
@@ -586,8 +587,12 @@ impl<R: Read> GameFramer<R> {
                     // reach them: a short input touches one page, not
                     // 256 KiB of `resize`'s zeroing.
                     *buf = vec![0; INITIAL_BUFFER.min(self.max_game_bytes)];
+                } else if len >= self.max_game_bytes {
+                    // The game is not over the bound up to the scan
+                    // position, which decides (`over_bound`).
+                    buf.resize(len + (len / 8).max(64 << 10), 0);
                 } else {
-                    buf.resize((len * 2).min(self.max_game_bytes.max(len + 1024)), 0);
+                    buf.resize((len * 2).min(self.max_game_bytes), 0);
                 }
             }
         }
@@ -612,6 +617,17 @@ impl<R: Read> GameFramer<R> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the game, up to the scan position, is over the size bound:
+    /// it is not read, and ends at the next tag line. Decided on the scan
+    /// position, so that a framer over a stream (which drops the game's
+    /// bytes once it is over) and one over a mapped file (which keeps them)
+    /// frame alike.
+    #[inline]
+    fn over_bound(&self) -> bool {
+        self.oversized
+            || self.base + self.pos as u64 - self.game_offset > self.max_game_bytes as u64
     }
 
     /// Starts a game at `pos` if none is open.
@@ -701,7 +717,7 @@ impl<R: Read> GameFramer<R> {
     /// bound, starts the next game.
     #[cold]
     fn repeats_a_tag(&self) -> Option<bool> {
-        if self.oversized {
+        if self.over_bound() {
             return Some(true);
         }
         let rest = &self.buf[self.pos + 1..self.filled];
@@ -978,7 +994,7 @@ impl<R: Read> GameFramer<R> {
                                         self.section = Section::TagsBlank;
                                     }
                                     Some(false) => {
-                                        if !self.oversized && self.marker_seen() {
+                                        if !self.over_bound() && self.marker_seen() {
                                             return Step::End;
                                         }
                                     }
