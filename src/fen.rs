@@ -45,7 +45,9 @@ impl From<PositionProblem> for FenField {
                 FenField::Board
             }
             PositionProblem::OppositeCheck => FenField::Turn,
-            PositionProblem::InvalidCastlingRight(_) => FenField::Castling,
+            PositionProblem::InvalidCastlingRight(_) | PositionProblem::SecondCastlingRight(_) => {
+                FenField::Castling
+            }
             PositionProblem::InvalidEpSquare(_) => FenField::EnPassant,
         }
     }
@@ -383,7 +385,7 @@ fn locate(text: &str, setup: &Setup, problem: PositionProblem) -> usize {
         PositionProblem::KingCount { .. } => 0,
         PositionProblem::PawnOnBackRank(sq) => square_offset(board, sq).unwrap_or(0),
         PositionProblem::OppositeCheck => starts[1],
-        PositionProblem::InvalidCastlingRight(sq) => {
+        PositionProblem::InvalidCastlingRight(sq) | PositionProblem::SecondCastlingRight(sq) => {
             let (start, castling) = field_text(2);
             castling
                 .char_indices()

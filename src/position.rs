@@ -51,9 +51,11 @@ pub enum PositionProblem {
     PawnOnBackRank(Square),
     /// The side that just moved is in check.
     OppositeCheck,
-    /// A castling right whose rook (or king) is not on its square, or a
-    /// second right on the same side.
+    /// A castling right whose rook (or king) is not on its square.
     InvalidCastlingRight(Square),
+    /// A second castling right on one side: the right of the rook nearer
+    /// the king (the outer rook's stands, as `K` and `Q` name it).
+    SecondCastlingRight(Square),
     /// An en-passant square that no double step could have left.
     InvalidEpSquare(Square),
 }
@@ -70,6 +72,9 @@ impl fmt::Display for PositionProblem {
                     f,
                     "castling right that no king and rook in place can use ({sq})"
                 )
+            }
+            PositionProblem::SecondCastlingRight(sq) => {
+                write!(f, "second castling right on one side ({sq})")
             }
             PositionProblem::InvalidEpSquare(sq) => {
                 write!(f, "en-passant square {sq} not left by a double step")
@@ -187,14 +192,23 @@ impl Position {
                         && board.piece_at(rook) == Some(Role::Rook.of(color)) =>
                 {
                     let side = CastlingSide::from_files(king.file(), rook.file());
-                    if castles.has(color, side) {
-                        false
-                    } else {
+                    // Of two rights on one side, the outer rook's stands.
+                    let inner = castles.rook(color, side).map(|other| {
+                        let outer = match side {
+                            CastlingSide::KingSide => rook.file() > other.file(),
+                            CastlingSide::QueenSide => rook.file() < other.file(),
+                        };
+                        if outer { other } else { rook }
+                    });
+                    if let Some(inner) = inner {
+                        problems.push(PositionProblem::SecondCastlingRight(inner));
+                    }
+                    if inner != Some(rook) {
                         castles.insert(color, king, rook);
                         chess960 |= king.file() != File::E
                             || (rook.file() != File::A && rook.file() != File::H);
-                        true
                     }
+                    true
                 }
                 _ => false,
             };

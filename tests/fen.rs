@@ -225,7 +225,11 @@ fn illegal_positions_report_every_problem() {
         ("4k3/8/8/8/8/8/8/R3K2R w KQK - 0 1", &[]),
         (
             "4k3/8/8/8/8/8/8/RR2K3 w BA - 0 1",
-            &[P::InvalidCastlingRight(Square::B1)],
+            &[P::SecondCastlingRight(Square::B1)],
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K1RR w GH - 0 1",
+            &[P::SecondCastlingRight(Square::G1)],
         ),
         (
             "4k3/8/8/8/8/8/4K3/R6R w HA - 0 1",

@@ -73,6 +73,18 @@ impl fmt::Display for Ply {
     }
 }
 
+/// Why a castling right of a `[FEN]` tag is dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DroppedRight {
+    /// No king and rook on the back rank make the right.
+    NoKingAndRook,
+    /// Standard chess castles only from the standard squares (a Chess960
+    /// game needs a Variant tag).
+    NotStandard,
+    /// The side has a right with a rook farther from the king.
+    SecondOnSide,
+}
+
 /// What a diagnostic says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -102,9 +114,8 @@ pub enum DiagnosticKind {
     CastlingRightDropped {
         /// Its letter in the tag.
         letter: char,
-        /// Whether it is dropped because standard chess castles only from
-        /// the standard squares (else: no king and rook make the right).
-        standard: bool,
+        /// Why.
+        reason: DroppedRight,
     },
     /// The `[FEN]` tag's full-move number is 0; read as 1.
     FullmoveZero,
@@ -283,9 +294,11 @@ impl fmt::Display for DiagnosticKind {
                 f,
                 "FEN tag: half-move clock {halfmoves} but only {plies} plies before this position"
             ),
-            DiagnosticKind::CastlingRightDropped { letter, standard } => {
+            DiagnosticKind::CastlingRightDropped { letter, reason } => {
                 write!(f, "FEN tag: castling right '{letter}' dropped: ")?;
-                if *standard {
+                if *reason == DroppedRight::SecondOnSide {
+                    f.write_str("a second right on its side (the outer rook's right stands)")
+                } else if *reason == DroppedRight::NotStandard {
                     let (rank, file) = (
                         if letter.is_ascii_uppercase() { 1 } else { 8 },
                         if letter.eq_ignore_ascii_case(&'q') {

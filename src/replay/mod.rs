@@ -60,7 +60,7 @@ mod verdict;
 use self::history::History;
 use self::start::{SeenTags, Tags};
 pub use self::{
-    diagnostic::{Diagnostic, DiagnosticKind, Ply, Severity},
+    diagnostic::{Diagnostic, DiagnosticKind, DroppedRight, Ply, Severity},
     termination::{
         ALIASES as TERMINATION_ALIASES, INCOMPLETE, NAMES as TERMINATION_NAMES, Termination,
         termination_index, termination_is, termination_name,

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use super::{
-    DiagnosticKind, Frame, MainlinePly, Observer, Run, Severity, Status, Termination, offset_in,
+    DiagnosticKind, DroppedRight, Frame, MainlinePly, Observer, Run, Severity, Status, Termination,
+    offset_in,
 };
 use crate::color::Color;
 use crate::encoding;
@@ -180,7 +181,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
                 // Where a castling letter of the tag is, when the value
                 // needs no unescaping (else the whole value).
                 let escaped = value.contains(&b'\\');
-                for &(letter, standard) in &setup.dropped {
+                for &(letter, reason) in &setup.dropped {
                     let at = castling_field(text)
                         .and_then(|(start, field)| field.find(letter).map(|i| start + i))
                         .filter(|_| !escaped)
@@ -188,7 +189,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
                     let located = at.map_or(span, |at| Span::new(at, at + 1));
                     self.push(
                         Severity::Warning,
-                        DiagnosticKind::CastlingRightDropped { letter, standard },
+                        DiagnosticKind::CastlingRightDropped { letter, reason },
                         located,
                     );
                 }
@@ -283,9 +284,8 @@ struct SetUp {
     /// letters that name files (Shredder-FEN, X-FEN) of a position other
     /// than the standard one.
     chess960: bool,
-    /// The rights taken out: the letter, and whether standard chess is the
-    /// reason (else no king and rook on the back rank make the right).
-    dropped: Vec<(char, bool)>,
+    /// The rights taken out: the letter, and why.
+    dropped: Vec<(char, DroppedRight)>,
 }
 
 impl SetUp {
@@ -305,7 +305,7 @@ impl SetUp {
                 Ok(setup) => setup,
                 Err(err) => match (err.field, err.kind) {
                     (FenField::Castling, ParseFenErrorKind::NoCastlingRook(c)) => {
-                        self.drop(err.offset, c, false);
+                        self.drop(err.offset, c, DroppedRight::NoKingAndRook);
                         continue;
                     }
                     _ => return Err(FenError::Parse(err)),
@@ -316,14 +316,21 @@ impl SetUp {
             }
             match Position::from_fen(&self.text) {
                 Err(FenError::Position { error, offsets })
-                    if error
-                        .problems
-                        .iter()
-                        .all(|p| matches!(p, PositionProblem::InvalidCastlingRight(_))) =>
+                    if error.problems.iter().all(|p| {
+                        matches!(
+                            p,
+                            PositionProblem::InvalidCastlingRight(_)
+                                | PositionProblem::SecondCastlingRight(_)
+                        )
+                    }) =>
                 {
                     let at = offsets.first().copied().unwrap_or(0);
+                    let reason = match error.problems.first() {
+                        Some(PositionProblem::SecondCastlingRight(_)) => DroppedRight::SecondOnSide,
+                        _ => DroppedRight::NoKingAndRook,
+                    };
                     match self.text.get(at..).and_then(|t| t.chars().next()) {
-                        Some(c) if c.is_ascii_alphabetic() => self.drop(at, c, false),
+                        Some(c) if c.is_ascii_alphabetic() => self.drop(at, c, reason),
                         _ => return Err(FenError::Position { error, offsets }),
                     }
                 }
@@ -361,7 +368,7 @@ impl SetUp {
         }
         match odd {
             Some((at, c)) => {
-                self.drop(at, c, true);
+                self.drop(at, c, DroppedRight::NotStandard);
                 false
             }
             None => true,
@@ -370,8 +377,8 @@ impl SetUp {
 
     /// Takes the letter at `at` out of the castling field (`-` if none is
     /// left).
-    fn drop(&mut self, at: usize, letter: char, standard: bool) {
-        self.dropped.push((letter, standard));
+    fn drop(&mut self, at: usize, letter: char, reason: DroppedRight) {
+        self.dropped.push((letter, reason));
         let end = at + letter.len_utf8();
         let alone = self.text[..at].ends_with(' ')
             && self
@@ -510,6 +517,22 @@ mod tests {
                 &["fen-castling", "fen-castling"],
                 "1... Kf8",
             ),
+            // Two rights on one side: the outer rook's stands, the inner
+            // one's goes, whichever the letters' order.
+            (
+                "[Variant \"Chess960\"]\n",
+                "4k3/8/8/8/8/8/8/4K1RR w GH - 0 1",
+                Invalid,
+                &["fen-castling", "illegal"],
+                "1. O-O",
+            ),
+            (
+                "[Variant \"Chess960\"]\n",
+                "4k3/8/8/8/8/8/8/RR2K3 w BA - 0 1",
+                Valid,
+                &["fen-castling"],
+                "1. Rb2 Kd8 2. O-O-O",
+            ),
         ];
         for &(variant, fen, status, kinds, moves) in cases {
             let text = format!("{variant}[FEN \"{fen}\"]\n\n{moves} *");
@@ -521,5 +544,7 @@ mod tests {
         assert_eq!(fen.as_deref(), Some("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
         let (_, _, fen) = verdict("[FEN \"r3k3/8/8/8/8/8/8/R3K3 w KQq - 0 1\"]\n\n*");
         assert_eq!(fen.as_deref(), Some("r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1"));
+        let (_, _, fen) = verdict("[FEN \"4k3/8/8/8/8/8/8/4K1RR w GH - 0 1\"]\n\n*");
+        assert_eq!(fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K1RR w K - 0 1"));
     }
 }
