@@ -71,7 +71,8 @@ enum Step {
 }
 
 /// Splits a byte stream into games. Memory use is bounded by the largest
-/// game (at most [`max_game_bytes`](GameFramer::with_max_game_bytes)).
+/// game (at most [`max_game_bytes`](GameFramer::with_max_game_bytes), and
+/// an eighth more while a game near the bound is decided).
 ///
 /// # Game boundaries
 /// Lines end at LF, CRLF or a lone CR. White space is spaces, tabs, form
