@@ -296,23 +296,27 @@ impl fmt::Display for DiagnosticKind {
             ),
             DiagnosticKind::CastlingRightDropped { letter, reason } => {
                 write!(f, "FEN tag: castling right '{letter}' dropped: ")?;
-                if *reason == DroppedRight::SecondOnSide {
-                    f.write_str("a second right on its side (the outer rook's right stands)")
-                } else if *reason == DroppedRight::NotStandard {
-                    let (rank, file) = (
-                        if letter.is_ascii_uppercase() { 1 } else { 8 },
-                        if letter.eq_ignore_ascii_case(&'q') {
-                            'a'
-                        } else {
-                            'h'
-                        },
-                    );
-                    write!(
-                        f,
-                        "standard chess castles only with the king on e{rank} and a rook on {file}{rank} (Chess960 needs a Variant tag)"
-                    )
-                } else {
-                    f.write_str("no king and rook on the back rank that can castle with it")
+                match reason {
+                    DroppedRight::SecondOnSide => {
+                        f.write_str("a second right on its side (the outer rook's right stands)")
+                    }
+                    DroppedRight::NotStandard => {
+                        let (rank, file) = (
+                            if letter.is_ascii_uppercase() { 1 } else { 8 },
+                            if letter.eq_ignore_ascii_case(&'q') {
+                                'a'
+                            } else {
+                                'h'
+                            },
+                        );
+                        write!(
+                            f,
+                            "standard chess castles only with the king on e{rank} and a rook on {file}{rank} (Chess960 needs a Variant tag)"
+                        )
+                    }
+                    DroppedRight::NoKingAndRook => {
+                        f.write_str("no king and rook on the back rank that can castle with it")
+                    }
                 }
             }
             DiagnosticKind::FullmoveZero => f.write_str("FEN tag: full-move number 0, read as 1"),
