@@ -1283,20 +1283,12 @@ fn starts_tag_pair(line: &[u8]) -> Option<bool> {
     if line.len() > COMMENT_LINE_PROBE {
         return Some(starts_tag_pair(&line[..COMMENT_LINE_PROBE]).unwrap_or(false));
     }
-    let mut line = line;
-    let open = loop {
-        match line {
-            [b' ' | b'\t' | 0x0b | 0x0c | 0x1a, rest @ ..] | [0xEF, 0xBB, 0xBF, rest @ ..] => {
-                line = rest;
-            }
-            [] | [0xEF] | [0xEF, 0xBB] => return None,
-            [first, ..] => break *first,
-        }
+    let rest = match &line[indent_len(line)..] {
+        // The buffer may end within a byte-order mark.
+        [] | [0xEF] | [0xEF, 0xBB] => return None,
+        [b'[', rest @ ..] => rest,
+        _ => return Some(false),
     };
-    let rest = &line[1..];
-    if open != b'[' {
-        return Some(false);
-    }
     let blanks = |bytes: &[u8]| {
         bytes
             .iter()
@@ -1346,6 +1338,17 @@ fn count_lines(bytes: &[u8], complete: bool) -> (u64, bool) {
         }
     }
     (lines, pending)
+}
+
+/// Length of the indentation that starts `bytes` (spaces, tabs, form
+/// feeds, vertical tabs, byte-order marks).
+pub(crate) fn indent_len(bytes: &[u8]) -> usize {
+    let mut rest = bytes;
+    while let [b' ' | b'\t' | 0x0b | 0x0c | 0x1a, tail @ ..] | [0xEF, 0xBB, 0xBF, tail @ ..] = rest
+    {
+        rest = tail;
+    }
+    bytes.len() - rest.len()
 }
 
 /// Length of `bytes` without the indentation that ends it (spaces, tabs,

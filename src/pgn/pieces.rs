@@ -20,6 +20,7 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::input::Mapped;
+use crate::pgn::framer::indent_len;
 use crate::pgn::{CommentIndex, GameFramer, GameInfo, ReadPgnError};
 
 /// The pieces of `bytes`, each about `size` bytes long (at least 1), cut
@@ -184,15 +185,9 @@ fn next_cut(bytes: &[u8], from: usize) -> usize {
             end
         };
         let line_start = memchr::memrchr2(b'\n', b'\r', &bytes[..line_end]).map_or(0, |i| i + 1);
-        // Indentation as the framer reads it: white space, byte-order
-        // marks included.
-        let mut line = &bytes[line_start..line_end];
-        while let [b' ' | b'\t' | 0x0b | 0x0c | 0x1a, rest @ ..] | [0xEF, 0xBB, 0xBF, rest @ ..] =
-            line
-        {
-            line = rest;
-        }
-        if line.first() != Some(&b'[') {
+        // Indentation as the framer reads it.
+        let line = &bytes[line_start..line_end];
+        if line.get(indent_len(line)) != Some(&b'[') {
             return end + 1;
         }
     }
