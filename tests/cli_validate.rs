@@ -538,3 +538,37 @@ fn an_unterminated_comment_swallows_no_game() {
         "<stdin>:1:7: error: game 1 (? - ?): unterminated comment\n"
     );
 }
+
+/// Messages reach standard error in input order whether it takes them
+/// game by game or in blocks (not a terminal): past a block's size, and
+/// around an input that cannot be opened.
+#[test]
+fn messages_keep_input_order_in_blocks_and_around_failures() {
+    let game = "[Event \"e\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+    let many = temp_file("many.pgn", &game.repeat(3000));
+    let one = temp_file("one.pgn", game);
+    let missing = one.with_file_name("missing.pgn");
+    let paths = [&many, &missing, &one].map(|p| p.to_str().expect("path"));
+    for jobs in ["1", "2"] {
+        let out = pgnkit(&["validate", "--jobs", jobs, paths[0], paths[1], paths[2]]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert_eq!(lines.len(), 3000 + 1 + 1 + 2, "jobs {jobs}");
+        assert!(out.stderr.len() > 1 << 16, "more than one block");
+        for (n, line) in lines[..3000].iter().enumerate() {
+            let want = format!(
+                "many.pgn:{}:13: error: game {} (? - ?), 2.Ke3: illegal move: no king can move to e3",
+                4 * n + 3,
+                n + 1
+            );
+            assert!(line.ends_with(&want), "jobs {jobs}: {line} / {want}");
+        }
+        assert!(lines[3000].contains("missing.pgn"), "{}", lines[3000]);
+        assert!(lines[3001].contains("one.pgn:"), "{}", lines[3001]);
+        assert!(
+            lines[3002].starts_with("pgnkit validate: 3001 games"),
+            "{}",
+            lines[3002]
+        );
+    }
+}

@@ -2,7 +2,7 @@
 //! each batch of games made in input order, shows progress, and reports
 //! inputs that cannot be read.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
 
 use anyhow::Context as _;
@@ -42,7 +42,14 @@ pub struct Writer<'a, X = ()> {
     /// Where the records go instead of the output, if the command sends
     /// each one itself.
     route: Option<&'a mut (dyn Route<X> + Send)>,
+    /// Messages held for standard error when it is not a terminal, written
+    /// in blocks as standard output is ([`Output`](super::output::Output)):
+    /// one write per game would cost a system call each.
+    held: Option<Vec<u8>>,
 }
+
+/// How many bytes of messages are held before they are written.
+const HELD_MESSAGES: usize = 1 << 16;
 
 /// Where a command that writes each output record itself (`dedup`,
 /// `split`) sends them: called for every record, in input order.
@@ -77,6 +84,7 @@ impl<'a, X: Default> Writer<'a, X> {
             batches: None,
             spare: None,
             route: None,
+            held: (!io::stderr().is_terminal()).then(Vec::new),
         }
     }
 
@@ -105,6 +113,35 @@ impl<'a, X: Default> Writer<'a, X> {
 }
 
 impl<X: Merge> Writer<'_, X> {
+    /// Writes messages to standard error, or holds them until a block is
+    /// full.
+    fn report(&mut self, messages: &[u8]) {
+        if messages.is_empty() {
+            return;
+        }
+        match &mut self.held {
+            Some(held) => {
+                held.extend_from_slice(messages);
+                if held.len() >= HELD_MESSAGES {
+                    self.release();
+                }
+            }
+            None => self.bar.suspend(|| {
+                let _ = io::stderr().lock().write_all(messages);
+            }),
+        }
+    }
+
+    /// Writes the messages held for standard error.
+    fn release(&mut self) {
+        if let Some(held) = self.held.as_mut().filter(|held| !held.is_empty()) {
+            self.bar.suspend(|| {
+                let _ = io::stderr().lock().write_all(held);
+            });
+            held.clear();
+        }
+    }
+
     /// Writes the output records of `done` (up to the limit), and returns
     /// how many.
     fn write_records(&mut self, done: &Done<X>) -> io::Result<u64> {
@@ -136,10 +173,7 @@ impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
 
     fn write(&mut self, mut done: Done<X>, read: u64) -> io::Result<ControlFlow<()>> {
         if self.records {
-            if !done.stderr.is_empty() {
-                self.bar
-                    .suspend(|| eprint!("{}", String::from_utf8_lossy(&done.stderr)));
-            }
+            self.report(&done.stderr);
             match self.route.as_mut() {
                 Some(route) => {
                     let mut start = 0;
@@ -154,11 +188,7 @@ impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
         } else {
             done.write_spilled(self.out)?;
             self.out.write_all(&done.stdout)?;
-            if !done.stderr.is_empty() {
-                self.bar.suspend(|| {
-                    let _ = io::stderr().lock().write_all(&done.stderr);
-                });
-            }
+            self.report(&done.stderr);
         }
         self.bar.advance(read, done.stats.games, done.stats.errors);
         self.stats.add(&done.stats);
@@ -180,10 +210,12 @@ impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
     }
 
     fn end(&mut self) {
+        self.release();
         self.bar.finish();
     }
 
     fn failed(&mut self, failure: Failure<'_>) {
+        self.release();
         match failure {
             Failure::Open(err) => eprintln!("pgnkit: {err}"),
             Failure::Read {
