@@ -737,3 +737,36 @@ fn draw_offers_are_written_as_comments_other_readers_accept() {
     assert_eq!(json.stdout.matches("\"draw_offer\":true").count(), 1);
     assert!(!json.stdout.contains("\"text\":\"(=)\""), "{}", json.stdout);
 }
+
+/// A `Result` tag in a termination marker's spelling (`1/2`, `½-½`) is
+/// written as export format writes it, as the marker is: by the streaming
+/// writer and by the tree writer alike. A value that spells no result is
+/// kept as it is.
+#[test]
+fn result_tags_in_a_markers_spelling_are_written_in_export_format() {
+    let pgn = "[Result \"1/2\"]\n\n1. e4 e5 1/2\n\n\
+               [Result \"\u{bd}-\u{bd}\"]\n\n1. e4 {c} $1 e5 1/2\n\n\
+               [Result \"1/2 - 1/2\"]\n\n1. d4 1/2-1/2\n";
+    let out = pgnkit_in(&["convert", "--to", "lan"], pgn.as_bytes());
+    let results: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("[Result "))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            "[Result \"1/2-1/2\"]",
+            "[Result \"1/2-1/2\"]",
+            "[Result \"1/2 - 1/2\"]"
+        ],
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("1. e2-e4 $1 {c} 1... e7-e5 1/2-1/2"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}

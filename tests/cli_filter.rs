@@ -351,3 +351,26 @@ fn regression_deep_nesting_overflowed_the_stack() {
     let out = pgnkit(&["filter", "--count", "-e", &chain, "fixtures/myschach.pgn"]);
     assert!(out.code <= 1, "{}", out.stderr);
 }
+
+/// A `Result` tag in a termination marker's spelling (`1/2`) is the
+/// result it spells for `Result` and `winner`, and for `stats`.
+#[test]
+fn result_tags_in_a_markers_spelling_compare_as_their_result() {
+    let file = temp_dir().join("spelled-results.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"a\"]\n[Result \"1/2\"]\n\n1. e4 1/2\n\n\
+         [Event \"b\"]\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n\n\
+         [Event \"c\"]\n[Result \"1-0\"]\n\n1. c4 1-0\n",
+    )
+    .unwrap();
+    assert_eq!(selected(&file, "Result == \"1/2-1/2\"", "Event"), "a b");
+    assert_eq!(selected(&file, "winner == \"draw\"", "Event"), "a b");
+    assert_eq!(selected(&file, "Result != \"1/2-1/2\"", "Event"), "c");
+    let stats = pgnkit(&["stats", file.to_str().unwrap()]);
+    let stdout = String::from_utf8(stats.stdout).unwrap();
+    assert!(
+        stdout.lines().any(|l| l == "results: 1-0 1, 1/2-1/2 2"),
+        "{stdout}"
+    );
+}

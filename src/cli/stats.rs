@@ -9,7 +9,7 @@ use pgnkit::encoding;
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate};
 use pgnkit::opening::{Classifier, Openings};
-use pgnkit::pgn::{Span, SpareTags, Tag, value_text};
+use pgnkit::pgn::{Outcome, Span, SpareTags, Tag, value_text};
 use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status, termination_name};
 use serde::{Deserialize, Serialize};
 
@@ -145,11 +145,15 @@ impl Field {
     ];
 
     /// The text of `written`, a text of this field as written: a tag
-    /// value's escapes resolved and decoded (the Result trimmed), a tag
-    /// name decoded, the others (pgnkit's own names) as they are.
+    /// value's escapes resolved and decoded (a Result in export format,
+    /// when it spells one: [`Outcome::from_tag`]), a tag name decoded, the
+    /// others (pgnkit's own names) as they are.
     fn text(self, written: &[u8]) -> String {
         match self {
-            Field::Results => value_text(written).trim().to_owned(),
+            Field::Results => Outcome::from_tag(written).map_or_else(
+                || value_text(written).trim().to_owned(),
+                |outcome| outcome.as_str().to_owned(),
+            ),
             Field::Players | Field::Events | Field::Eco => value_text(written).into_owned(),
             Field::Tags => encoding::decode(written).into_owned(),
             Field::Terminations | Field::Openings => String::from_utf8_lossy(written).into_owned(),
@@ -550,12 +554,17 @@ mod tests {
         }
         batch.seen.count(Field::Results, &[b" 1-0 "]);
         batch.seen.count(Field::Results, &[b"1-0"]);
+        batch.seen.count(Field::Results, &[b"1/2"]);
+        batch.seen.count(Field::Results, &[b"1/2-1/2"]);
+        batch.seen.count(Field::Results, &[b"1/2 - 1/2"]);
         batch.seen.count(Field::Tags, &[b"White"]);
         total.merge_from(&mut batch);
         total.settle();
         assert_eq!(total.players.get("M\u{fc}ller, K."), Some(&2));
         assert_eq!(total.players.get(r#"Kasparov "Gazza""#), Some(&1));
         assert_eq!(total.results.get("1-0"), Some(&2));
+        assert_eq!(total.results.get("1/2-1/2"), Some(&2));
+        assert_eq!(total.results.get("1/2 - 1/2"), Some(&1));
         assert_eq!(total.tags.get("White"), Some(&1));
         assert!(total.written.iter().all(HashMap::is_empty));
     }

@@ -358,33 +358,17 @@ impl<'g> Facts<'g> {
 
     /// `white`, `black`, `draw` or `none`, from the Result tag.
     pub fn winner(&self) -> &'static str {
-        match self
-            .tags
-            .iter()
-            .find(|t| t.is("Result"))
-            .map(|t| t.value.trim_ascii())
-        {
-            Some(b"1-0") => "white",
-            Some(b"0-1") => "black",
-            Some(b"1/2-1/2") => "draw",
-            _ => "none",
+        match self.result() {
+            Some(Outcome::WhiteWins) => "white",
+            Some(Outcome::BlackWins) => "black",
+            Some(Outcome::Draw) => "draw",
+            Some(Outcome::Unknown) | None => "none",
         }
     }
 
-    /// The Result tag as an outcome.
+    /// The Result tag as an outcome ([`Outcome::from_tag`]).
     pub fn result(&self) -> Option<Outcome> {
-        match self
-            .tags
-            .iter()
-            .find(|t| t.is("Result"))
-            .map(|t| t.value.trim_ascii())
-        {
-            Some(b"1-0") => Some(Outcome::WhiteWins),
-            Some(b"0-1") => Some(Outcome::BlackWins),
-            Some(b"1/2-1/2") => Some(Outcome::Draw),
-            Some(b"*") => Some(Outcome::Unknown),
-            _ => None,
-        }
+        Outcome::from_tag(self.tags.iter().find(|t| t.is("Result"))?.value)
     }
 }
 
@@ -537,7 +521,13 @@ fn compare_literal(text: &str, ty: FieldType, op: Op, value: &Literal) -> bool {
                     .is_some_and(|want| *want != have),
                 _ => false,
             }),
-        FieldType::Result => holds(Some(text.trim().cmp(&value.text)), op),
+        FieldType::Result => {
+            let have = match Outcome::from_tag(text.as_bytes()) {
+                Some(outcome) => outcome.as_str(),
+                None => text.trim(),
+            };
+            holds(Some(have.cmp(&value.text)), op)
+        }
         FieldType::Winner | FieldType::Status => holds(Some(text.cmp(&value.lower)), op),
     }
 }

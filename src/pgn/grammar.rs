@@ -45,6 +45,25 @@ impl Outcome {
             Outcome::Unknown => "*",
         }
     }
+
+    /// Reads a `Result` tag's value as written in the tag pair: a
+    /// termination marker in any spelling [`game_termination`] reads,
+    /// with blank space around it.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::Outcome;
+    ///
+    /// assert_eq!(Outcome::from_tag(b"1-0"), Some(Outcome::WhiteWins));
+    /// assert_eq!(Outcome::from_tag(b"1/2"), Some(Outcome::Draw));
+    /// assert_eq!(Outcome::from_tag(b"1-0 (time)"), None);
+    /// ```
+    pub fn from_tag(value: &[u8]) -> Option<Outcome> {
+        match game_termination(value.trim_ascii()) {
+            Ok((&[], outcome)) => Some(outcome),
+            _ => None,
+        }
+    }
 }
 
 impl std::fmt::Display for Outcome {

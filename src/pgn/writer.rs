@@ -71,7 +71,8 @@ pub type ExportTag<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
 
 /// The tags in export order: the seven tag roster (the first of each name;
 /// `?`, `????.??.??` or the result for missing ones), then every other tag
-/// in input order. Values are unescaped.
+/// in input order. Values are unescaped; a `Result` in a termination
+/// marker's spelling (`1/2`) is written in export format (`1/2-1/2`).
 pub fn export_tags<'a>(game: &Game<'a>, selection: TagSelection) -> Vec<ExportTag<'a>> {
     export_tag_list(&game.tags, game.result.map(|r| r.outcome), selection)
 }
@@ -92,7 +93,11 @@ pub fn export_tag_list<'a>(
         match tags.iter().position(|t| t.is(name)) {
             Some(i) => {
                 used[i] = true;
-                out.push((Cow::Borrowed(tags[i].name), tags[i].unescaped()));
+                let value = match Outcome::from_tag(tags[i].value) {
+                    Some(outcome) if name == "Result" => Cow::Borrowed(outcome.as_str().as_bytes()),
+                    _ => tags[i].unescaped(),
+                };
+                out.push((Cow::Borrowed(tags[i].name), value));
             }
             None => {
                 let value: &[u8] = match name {
@@ -146,6 +151,13 @@ pub fn write_tags(
     }
     for (&i, name) in roster.iter().zip(SEVEN_TAG_ROSTER) {
         match tags.get(i) {
+            // A result in a marker's spelling (`1/2`) is written as export
+            // format writes it, as its marker is.
+            Some(tag) if name == "Result" => {
+                let value =
+                    Outcome::from_tag(tag.value).map_or(tag.value, |o| o.as_str().as_bytes());
+                write_tag(tag.name, value, out);
+            }
             Some(tag) => write_tag(tag.name, tag.value, out),
             None => {
                 let value: &[u8] = match name {
@@ -215,19 +227,11 @@ pub fn start_ply(tags: &[Tag<'_>]) -> u64 {
 }
 
 /// The game termination marker export format ends the movetext with: the
-/// one written, else a valid `Result` tag's value, else `*`.
+/// one written, else the result a `Result` tag spells
+/// ([`Outcome::from_tag`]), else `*`.
 pub fn result_text(tags: &[Tag<'_>], result: Option<Outcome>) -> &'static str {
     result
-        .or_else(|| {
-            let tag = tags.iter().find(|t| t.is("Result"))?;
-            match tag.value {
-                b"1-0" => Some(Outcome::WhiteWins),
-                b"0-1" => Some(Outcome::BlackWins),
-                b"1/2-1/2" => Some(Outcome::Draw),
-                b"*" => Some(Outcome::Unknown),
-                _ => None,
-            }
-        })
+        .or_else(|| Outcome::from_tag(tags.iter().find(|t| t.is("Result"))?.value))
         .map_or("*", Outcome::as_str)
 }
 
@@ -672,7 +676,7 @@ mod tests {
 
     #[test]
     fn tags_written_in_place_are_those_of_the_export_list() {
-        let values: [&[u8]; 7] = [
+        let values: [&[u8]; 10] = [
             b"plain",
             b"",
             br#"say \"hi\""#,
@@ -680,8 +684,11 @@ mod tests {
             b"Stra\xdfe",
             "Müller".as_bytes(),
             b"odd \\ and \" mixed",
+            b"1/2",
+            b" 1-0 ",
+            "½-½".as_bytes(),
         ];
-        let names: [&[u8]; 4] = [b"White", b"Event", b"WhiteDays", b"Event"];
+        let names: [&[u8]; 5] = [b"White", b"Event", b"Result", b"WhiteDays", b"Event"];
         for value in values {
             for count in 0..=names.len() {
                 let tags: Vec<Tag<'_>> = names[..count]

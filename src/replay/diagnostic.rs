@@ -153,6 +153,17 @@ pub enum DiagnosticKind {
     },
     /// A `Result` tag whose value is no result (`1-0`, `0-1`, `1/2-1/2`, `*`).
     BadResultTag(String),
+    /// A result spelled as the reader takes it but export format does not
+    /// write it (`1/2`, `½-½`), in the `Result` tag or the termination
+    /// marker: read as that result.
+    ResultSpelling {
+        /// The text as written.
+        value: String,
+        /// The result it spells.
+        outcome: Outcome,
+        /// In the `Result` tag; else the termination marker.
+        tag: bool,
+    },
     /// No termination marker at the end of the movetext.
     MissingResult,
     /// No move and no termination marker: a tag section alone (a round
@@ -219,6 +230,7 @@ impl DiagnosticKind {
             }
             DiagnosticKind::ResultMismatch { .. } => "result-mismatch",
             DiagnosticKind::BadResultTag(_) => "bad-result-tag",
+            DiagnosticKind::ResultSpelling { .. } => "result-spelling",
             DiagnosticKind::MissingResult => "missing-result",
             DiagnosticKind::NoMoves => "no-moves",
             DiagnosticKind::ResultContradicts { .. } => "result-contradicts",
@@ -348,6 +360,19 @@ impl fmt::Display for DiagnosticKind {
                     "Result tag \"{value}\" is not a result (1-0, 0-1, 1/2-1/2, *)"
                 )
             }
+            DiagnosticKind::ResultSpelling {
+                value,
+                outcome,
+                tag: true,
+            } => write!(
+                f,
+                "Result tag \"{value}\" is written \"{outcome}\" in export format"
+            ),
+            DiagnosticKind::ResultSpelling {
+                value,
+                outcome,
+                tag: false,
+            } => write!(f, "result {value} is written {outcome} in export format"),
             DiagnosticKind::MissingResult => f.write_str("no game termination marker"),
             DiagnosticKind::NoMoves => f.write_str("no moves and no game termination marker"),
             DiagnosticKind::ResultContradicts {

@@ -68,6 +68,7 @@ pub use self::{
 };
 use crate::{
     color::Color,
+    encoding,
     moves::Move,
     notation::{LetterPolicy, Lint, Lints, MoveToken, ParseMoveTokenError, Resolved},
     pgn::{
@@ -669,6 +670,16 @@ impl<'a, O: Observer<'a>, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, O,
     fn outcome(&mut self, outcome: Outcome, span: Span) {
         self.0.replay.result_marker = Some(outcome);
         self.0.result_span = span;
+        let text = self.0.source.get(span.start..span.end).unwrap_or_default();
+        if text != outcome.as_str().as_bytes() {
+            let value = encoding::decode(text).into_owned();
+            let kind = DiagnosticKind::ResultSpelling {
+                value,
+                outcome,
+                tag: false,
+            };
+            self.0.push(Severity::Warning, kind, span);
+        }
         self.0.observer.outcome(outcome, span);
     }
 

@@ -239,10 +239,22 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             position: &self.stack[0].pos,
         });
         if let Some((value, span)) = tags.result {
-            self.replay.result_tag = outcome(value);
-            if self.replay.result_tag.is_none() {
-                let text = encoding::decode(value).into_owned();
-                self.push(Severity::Warning, DiagnosticKind::BadResultTag(text), span);
+            self.replay.result_tag = Outcome::from_tag(value);
+            let kind = match self.replay.result_tag {
+                None => Some(DiagnosticKind::BadResultTag(
+                    encoding::decode(value).into_owned(),
+                )),
+                Some(outcome) if value.trim_ascii() != outcome.as_str().as_bytes() => {
+                    Some(DiagnosticKind::ResultSpelling {
+                        value: encoding::decode(value).into_owned(),
+                        outcome,
+                        tag: true,
+                    })
+                }
+                Some(_) => None,
+            };
+            if let Some(kind) = kind {
+                self.push(Severity::Warning, kind, span);
             }
         }
         true
@@ -415,17 +427,6 @@ fn castling_field(text: &str) -> Option<(usize, &str)> {
     Some((field.as_ptr() as usize - text.as_ptr() as usize, field))
 }
 
-/// Reads a `Result` tag value.
-fn outcome(value: &[u8]) -> Option<Outcome> {
-    match value.trim_ascii() {
-        b"1-0" => Some(Outcome::WhiteWins),
-        b"0-1" => Some(Outcome::BlackWins),
-        b"1/2-1/2" => Some(Outcome::Draw),
-        b"*" => Some(Outcome::Unknown),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::fen::EpMode;
@@ -440,6 +441,71 @@ mod tests {
         );
         let kinds = r.diagnostics.iter().map(|d| d.kind.name()).collect();
         (r.status, kinds, r.position.map(|p| p.fen(EpMode::Always)))
+    }
+
+    /// A result in a spelling export format does not write (`1/2`,
+    /// `½-½`), in the `Result` tag or the marker, is read as its result,
+    /// with a warning, and checked like any other; a tag that spells no
+    /// result is not checked.
+    #[test]
+    fn results_in_other_spellings_are_read_and_checked() {
+        use Status::{Invalid, Valid};
+        let mate = "1. f3 e5 2. g4 Qh4#";
+        let cases: &[(&str, &str, Status, &[&str])] = &[
+            ("1/2-1/2", "1/2-1/2", Valid, &[]),
+            (" 1/2-1/2 ", "1/2-1/2", Valid, &[]),
+            ("1/2", "1/2-1/2", Valid, &["result-spelling"]),
+            (
+                "\u{bd}-\u{bd}",
+                "1/2",
+                Valid,
+                &["result-spelling", "result-spelling"],
+            ),
+            (
+                "1-0",
+                "1/2",
+                Invalid,
+                &["result-spelling", "result-mismatch"],
+            ),
+            (
+                "1/2",
+                "1-0",
+                Invalid,
+                &["result-spelling", "result-mismatch"],
+            ),
+            ("1/2-", "1-0", Valid, &["bad-result-tag"]),
+            ("1/2 - 1/2", "1-0", Valid, &["bad-result-tag"]),
+        ];
+        for &(tag, marker, status, kinds) in cases {
+            let text = format!("[Result \"{tag}\"]\n\n1. e4 e5 {marker}");
+            let (got, got_kinds, _) = verdict(&text);
+            assert_eq!((got, got_kinds.as_slice()), (status, kinds), "{text}");
+        }
+        let (status, kinds, _) = verdict(&format!("[Result \"1/2\"]\n\n{mate} 0-1"));
+        assert_eq!(
+            (status, kinds.as_slice()),
+            (Invalid, &["result-spelling", "result-mismatch"][..])
+        );
+        let (status, kinds, _) = verdict(&format!("[Result \"1/2\"]\n\n{mate} 1/2"));
+        assert_eq!(
+            (status, kinds.as_slice()),
+            (
+                Invalid,
+                &["result-spelling", "result-spelling", "result-contradicts"][..]
+            )
+        );
+        let r = replay(
+            &RawGame::from_bytes("[Result \"1/2\"]\n\n1. e4 \u{bd}-\u{bd}".as_bytes()),
+            &ReplayOptions::default(),
+        );
+        let messages: Vec<String> = r.diagnostics.iter().map(|d| d.kind.to_string()).collect();
+        assert_eq!(
+            messages,
+            [
+                "Result tag \"1/2\" is written \"1/2-1/2\" in export format",
+                "result \u{bd}-\u{bd} is written 1/2-1/2 in export format"
+            ]
+        );
     }
 
     #[test]
