@@ -572,3 +572,32 @@ fn messages_keep_input_order_in_blocks_and_around_failures() {
         );
     }
 }
+
+/// A tag value wrapped onto the next line is one malformed tag pair of its
+/// game, not movetext that splits the game in two: the game's other tags
+/// stay with it, at every `--jobs`.
+#[test]
+fn a_tag_value_over_a_line_end_splits_no_game() {
+    let text = "[Event \"A very long\r\nevent name\"]\r\n[White \"x\"]\r\n\r\n1. e4 *\r\n\r\n\
+                [Event \"b\"]\r\n\r\n1. d4 *\r\n";
+    let path = temp_file("wrapped.pgn", text);
+    for jobs in ["1", "2"] {
+        let out = pgnkit(&["validate", "--jobs", jobs, path.to_str().expect("path")]);
+        assert_eq!(out.code, 1);
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert!(
+            lines[0].ends_with(
+                "wrapped.pgn:1:1: error: game 1 (x - ?): tag value runs over a line end"
+            ),
+            "{lines:?}"
+        );
+        assert!(
+            lines[1].ends_with(
+                "2 games: 1 valid (0 with warnings), 1 with errors, 0 unsupported (skipped)"
+            ),
+            "{lines:?}"
+        );
+    }
+    let out = pgnkit_in(&["tags", "--fields", "White,Event"], text.as_bytes());
+    assert_eq!(out.stdout, "x\t\n\tb\n");
+}

@@ -21,6 +21,11 @@ pub enum ParsePgnErrorKind {
     /// recovered finding ([`is_recovered`](Self::is_recovered)).
     #[error("unescaped quote in tag value")]
     UnescapedQuote,
+    /// A tag value that runs over a line end into the next line, which
+    /// closes it and its tag pair (`[Event "A long` / `name"]`): a PGN
+    /// string holds no line break. The tag section goes on after it.
+    #[error("tag value runs over a line end")]
+    TagOverLines,
     /// A tag pair after the movetext has begun on the same line.
     #[error("tag pair inside movetext")]
     TagInMovetext,

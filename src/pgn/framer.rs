@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::input::{Input, Mapped};
 use crate::pgn::buffer::Buffer;
 use crate::pgn::error::ReadPgnError;
-use crate::pgn::grammar::{TokenKind, Tokens, is_delimiter, tag_name};
+use crate::pgn::grammar::{TokenKind, Tokens, is_delimiter, tag_name, tag_value_close};
 use crate::pgn::raw::{
     CommentIndex, Comments, GameInfo, Marks, RawGame, TAG_ENTRY, column_at, pack_tag_stops,
 };
@@ -765,6 +765,19 @@ impl<R: Read> GameFramer<R> {
         rest[..have] == b"\xEF\xBB\xBF"[..have] && (have == 3 || !self.eof)
     }
 
+    /// At a line end inside a tag's value: whether the next line closes
+    /// the value and its tag pair ([`tag_value_close`]); `None` when more
+    /// input is needed to tell.
+    fn tag_value_closed(&self) -> Option<bool> {
+        let buf = &self.buf[..self.filled];
+        let next = match (buf[self.pos], buf.get(self.pos + 1)) {
+            (b'\r', Some(b'\n')) => self.pos + 2,
+            (b'\r', None) if !self.eof => return None,
+            _ => self.pos + 1,
+        };
+        tag_value_close(&buf[next..], self.eof).map(|close| close.is_some())
+    }
+
     /// Consumes the line end at `pos` (`\n`, `\r\n` or `\r`).
     #[inline]
     fn line_end(&mut self) -> Option<Step> {
@@ -1059,8 +1072,20 @@ impl<R: Read> GameFramer<R> {
                     self.pos += i;
                     match self.buf[self.pos] {
                         b'\n' | b'\r' => {
+                            // A value that the next line closes goes on
+                            // there (the reader reports it).
+                            let closed = match in_string {
+                                true => match self.tag_value_closed() {
+                                    None => return Step::NeedMore,
+                                    Some(closed) => closed,
+                                },
+                                false => false,
+                            };
                             if let Some(step) = self.line_end() {
                                 return step;
+                            }
+                            if closed {
+                                self.mode = Mode::Tag { in_string: true };
                             }
                         }
                         b'\\' => {
@@ -1699,6 +1724,28 @@ mod tests {
                 b"[A \"1\"]\n1. e4\n% [A \"x\"]\ne5 *\n",
                 &[(1, "[A \"1\"]\n1. e4\n% [A \"x\"]\ne5 *")],
             ),
+            (
+                "tag value over a line end that the next line closes",
+                b"[A \"a long\nvalue\\\"s\" ]\r\n[B \"x\r\ny\"]\n1. e4 *\n[A \"2\"]\n*\n",
+                &[
+                    (1, "[A \"a long\nvalue\\\"s\" ]\r\n[B \"x\r\ny\"]\n1. e4 *"),
+                    (6, "[A \"2\"]\n*"),
+                ],
+            ),
+            (
+                "tag value left open: the next line does not close it",
+                b"[A \"open\ny z\n[B \"2\"]\n*\n[C \"x\n\"y\"]\n*\n",
+                &[
+                    (1, "[A \"open\ny z"),
+                    (3, "[B \"2\"]\n*"),
+                    (5, "[C \"x\n\"y\"]\n*"),
+                ],
+            ),
+            (
+                "tag value left open before a tag line",
+                b"[A \"open\n[B \"2\"]\n\n1. e4 *\n",
+                &[(1, "[A \"open\n[B \"2\"]\n\n1. e4 *")],
+            ),
         ];
         for (name, input, expected) in cases {
             let expected: Vec<(u64, String)> =
@@ -1795,10 +1842,49 @@ mod tests {
     }
 
     #[test]
+    fn tag_values_over_a_line_end_frame_alike_read_whole_or_byte_at_a_time() {
+        // The next line closes the value only when its `"` and `]` are
+        // within the probe.
+        for len in [0, 1, 250, 252, 253, 254, 255, 256, 300] {
+            for line_end in ["\n", "\r\n", "\r"] {
+                let mut input = format!("[A \"x{line_end}").into_bytes();
+                input.extend(std::iter::repeat_n(b'y', len));
+                input.extend(b"\"]\n[C \"c\"]\n\n1. e4 *\n[B \"2\"]\n*\n");
+                let mut framer = GameFramer::new(&input[..]);
+                let mut whole = Vec::new();
+                while let Some(game) = framer.next_game() {
+                    let game = game.expect("no error");
+                    whole.push((game.first_line, game.bytes.to_vec()));
+                }
+                let mut framer = GameFramer::new(Trickle(&input));
+                let mut trickled = Vec::new();
+                while let Some(game) = framer.next_game() {
+                    let game = game.expect("no error");
+                    trickled.push((game.first_line, game.bytes.to_vec()));
+                }
+                assert_eq!(trickled, whole, "len {len} {line_end:?}");
+                let closes = len + 2 <= 256;
+                assert_eq!(whole.len(), 3 - usize::from(closes), "len {len}");
+                // The reader takes the tag pair where the framer does.
+                let kinds: Vec<TokenKind<'_>> =
+                    Tokens::new(&whole[0].1).take(2).map(|t| t.kind).collect();
+                let first = match closes {
+                    true => crate::pgn::ParsePgnErrorKind::TagOverLines,
+                    false => crate::pgn::ParsePgnErrorKind::MalformedTag,
+                };
+                assert_eq!(kinds[0], TokenKind::Error(first), "len {len}");
+                if closes {
+                    assert!(matches!(kinds[1], TokenKind::Tag { name: b"C", .. }));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn runs_of_tag_lines_frame_as_byte_at_a_time_reads_do() {
         // Read whole, tag lines after a pair pass in runs; read a byte at a
         // time, never (the next line is not there yet).
-        let pieces: [&[u8]; 16] = [
+        let pieces: [&[u8]; 19] = [
             b"[A \"1\"]",
             b"[B \"x]y\"]",
             b"[C \"a\\\"b\"]",
@@ -1815,6 +1901,9 @@ mod tests {
             b"% x\n",
             b"{c\n\n[J \"j\"]}",
             b"{c\r\n \r\n",
+            b"[K \"k",
+            b"v\"]",
+            b"w\\\"x\" ]",
         ];
         fn read<R: Read>(mut framer: GameFramer<R>) -> Vec<(u64, u64, Vec<u8>)> {
             let mut games = Vec::new();
@@ -1824,7 +1913,7 @@ mod tests {
             }
             games
         }
-        let which: Vec<u8> = (0..16).collect();
+        let which: Vec<u8> = (0..19).collect();
         for seed in 1..3000 {
             let input: Vec<u8> = scan::soup(seed, 12, &which)
                 .iter()

@@ -451,6 +451,71 @@ fn tag_extent(input: &[u8]) -> usize {
     input.len()
 }
 
+/// How many bytes of the line after a line end inside a tag's value are
+/// read to tell whether it closes the value ([`tag_value_close`]): a
+/// framer over a stream reads no line twice for more than this.
+const TAG_CLOSE_PROBE: usize = 256;
+
+/// Whether `line`, the line after a line end inside a tag's quoted value,
+/// closes that value and its tag pair: the value's closing `"` (`\"` and
+/// `\\` are escapes) before another line end and within the first
+/// [`TAG_CLOSE_PROBE`] bytes, then spaces or tabs and the `]`. If so, the
+/// length up to that `]` (included); `None` when `line` ends before that
+/// is decided and more input may come (not `complete`).
+pub(crate) fn tag_value_close(line: &[u8], complete: bool) -> Option<Option<usize>> {
+    let probe = &line[..line.len().min(TAG_CLOSE_PROBE)];
+    // Decided when nothing more can come within the probe.
+    let decided = complete || line.len() > TAG_CLOSE_PROBE;
+    let mut i = 0;
+    while let Some(&b) = probe.get(i) {
+        match b {
+            b'\n' | b'\r' => return Some(None),
+            b'\\' if matches!(probe.get(i + 1), Some(b'"' | b'\\')) => i += 2,
+            b'"' => {
+                let after = &probe[i + 1..];
+                let blanks = after
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
+                return match after.get(blanks) {
+                    Some(b']') => Some(Some(i + blanks + 2)),
+                    Some(_) => Some(None),
+                    None => decided.then_some(None),
+                };
+            }
+            _ => i += 1,
+        }
+    }
+    decided.then_some(None)
+}
+
+/// A tag pair whose value runs over one line end ([`tag_value_close`]):
+/// its length, up to the `]` on the next line.
+fn tag_over_lines(input: &[u8]) -> Option<usize> {
+    let mut in_string = false;
+    let mut i = 1;
+    while let Some(&b) = input.get(i) {
+        match b {
+            b'\n' | b'\r' if in_string => {
+                let next = i + if input[i..].starts_with(b"\r\n") {
+                    2
+                } else {
+                    1
+                };
+                return tag_value_close(&input[next..], true)
+                    .flatten()
+                    .map(|len| next + len);
+            }
+            b'\n' | b'\r' | b']' if !in_string => return None,
+            b'\\' if in_string && matches!(input.get(i + 1), Some(b'"' | b'\\')) => i += 1,
+            b'"' => in_string = !in_string,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// A tag whose value holds unescaped quotes (`[White ""Socrates""]`): the
 /// value runs from the first `"` to the last `"` before the `]`.
 pub(super) fn lenient_tag_pair(text: &[u8]) -> Option<(&[u8], &[u8])> {
@@ -849,6 +914,12 @@ impl<'a> Tokens<'a> {
             // A well-formed tag pair ends where the framer's rule ends it.
             self.pos = self.source.len() - rest.len();
             return self.token(TokenKind::Tag { name, value }, start);
+        }
+        if self.in_tags
+            && let Some(extent) = tag_over_lines(input)
+        {
+            self.pos = start + extent;
+            return self.token(TokenKind::Error(ParsePgnErrorKind::TagOverLines), start);
         }
         let extent = tag_extent(input);
         let text = &input[..extent];
