@@ -59,9 +59,16 @@ impl Outcome {
     /// assert_eq!(Outcome::from_tag(b"1-0 (time)"), None);
     /// ```
     pub fn from_tag(value: &[u8]) -> Option<Outcome> {
-        match game_termination(value.trim_ascii()) {
-            Ok((&[], outcome)) => Some(outcome),
-            _ => None,
+        // Export format's values first: a tag on every game.
+        match value.trim_ascii() {
+            b"1-0" => Some(Outcome::WhiteWins),
+            b"0-1" => Some(Outcome::BlackWins),
+            b"1/2-1/2" => Some(Outcome::Draw),
+            b"*" => Some(Outcome::Unknown),
+            other => match game_termination(other) {
+                Ok((&[], outcome)) => Some(outcome),
+                _ => None,
+            },
         }
     }
 }
