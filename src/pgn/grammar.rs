@@ -498,6 +498,8 @@ pub(crate) fn tag_value_close(line: &[u8], complete: bool) -> Option<Option<usiz
 
 /// A tag pair whose value runs over one line end ([`tag_value_close`]):
 /// its length, up to the `]` on the next line.
+#[cold]
+#[inline(never)]
 fn tag_over_lines(input: &[u8]) -> Option<usize> {
     let mut in_string = false;
     let mut i = 1;

@@ -551,6 +551,20 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         false
     }
 
+    /// Reports a termination marker spelled as export format does not
+    /// write it (`1/2`, `½-½`).
+    #[cold]
+    #[inline(never)]
+    fn marker_spelling(&mut self, outcome: Outcome, span: Span) {
+        let text = self.source.get(span.start..span.end).unwrap_or_default();
+        let kind = DiagnosticKind::ResultSpelling {
+            value: encoding::decode(text).into_owned(),
+            outcome,
+            tag: false,
+        };
+        self.push(Severity::Warning, kind, span);
+    }
+
     fn push(&mut self, severity: Severity, kind: DiagnosticKind, span: Span) {
         self.push_at(severity, kind, span, None);
     }
@@ -670,15 +684,8 @@ impl<'a, O: Observer<'a>, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, O,
     fn outcome(&mut self, outcome: Outcome, span: Span) {
         self.0.replay.result_marker = Some(outcome);
         self.0.result_span = span;
-        let text = self.0.source.get(span.start..span.end).unwrap_or_default();
-        if text != outcome.as_str().as_bytes() {
-            let value = encoding::decode(text).into_owned();
-            let kind = DiagnosticKind::ResultSpelling {
-                value,
-                outcome,
-                tag: false,
-            };
-            self.0.push(Severity::Warning, kind, span);
+        if span.end - span.start != outcome.as_str().len() {
+            self.0.marker_spelling(outcome, span);
         }
         self.0.observer.outcome(outcome, span);
     }
