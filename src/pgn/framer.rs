@@ -1500,6 +1500,16 @@ mod tests {
         frame_with(input, DEFAULT_MAX_GAME_BYTES)
     }
 
+    /// Each game's first line, offset and text, as `framer` frames them.
+    fn games_of<R: Read>(mut framer: GameFramer<R>) -> Vec<(u64, u64, Vec<u8>)> {
+        let mut games = Vec::new();
+        while let Some(game) = framer.next_game() {
+            let game = game.expect("no error");
+            games.push((game.first_line, game.offset, game.bytes.to_vec()));
+        }
+        games
+    }
+
     fn frame_with(input: &[u8], max: usize) -> Vec<(u64, String)> {
         let mut framer = GameFramer::new(input).with_max_game_bytes(max);
         let mut games = Vec::new();
@@ -1789,18 +1799,8 @@ mod tests {
     fn byte_at_a_time_reads_frame_the_same() {
         let input: &[u8] =
             b"\xEF\xBB\xBF[A \"x\\\"{\"]\r\n\r\n{c\r\n[B]}\r1. e4 ;{\r\n\r\n[A \"2\"] *\r\r1. d4";
-        let mut framer = GameFramer::new(Trickle(input));
-        let mut trickled = Vec::new();
-        while let Some(game) = framer.next_game() {
-            let game = game.expect("no error");
-            trickled.push((game.first_line, game.offset, game.bytes.to_vec()));
-        }
-        let mut framer = GameFramer::new(input);
-        let mut whole = Vec::new();
-        while let Some(game) = framer.next_game() {
-            let game = game.expect("no error");
-            whole.push((game.first_line, game.offset, game.bytes.to_vec()));
-        }
+        let trickled = games_of(GameFramer::new(Trickle(input)));
+        let whole = games_of(GameFramer::new(input));
         assert_eq!(trickled, whole);
         assert_eq!(whole.len(), 3);
         assert_eq!(whole[1].0, 7);
@@ -1818,18 +1818,8 @@ mod tests {
                 input.extend(b"\n");
                 input.extend(std::iter::repeat_n(b'\t', indent));
                 input.extend(b"[A \"x\"]\nb} *\n");
-                let mut framer = GameFramer::new(&input[..]);
-                let mut whole = Vec::new();
-                while let Some(game) = framer.next_game() {
-                    let game = game.expect("no error");
-                    whole.push((game.first_line, game.bytes.to_vec()));
-                }
-                let mut framer = GameFramer::new(Trickle(&input));
-                let mut trickled = Vec::new();
-                while let Some(game) = framer.next_game() {
-                    let game = game.expect("no error");
-                    trickled.push((game.first_line, game.bytes.to_vec()));
-                }
+                let whole = games_of(GameFramer::new(&input[..]));
+                let trickled = games_of(GameFramer::new(Trickle(&input)));
                 assert_eq!(trickled, whole, "blank {blank}, indent {indent}");
                 let ends = blank <= COMMENT_LINE_PROBE && indent + 4 <= COMMENT_LINE_PROBE;
                 assert_eq!(
@@ -1850,24 +1840,14 @@ mod tests {
                 let mut input = format!("[A \"x{line_end}").into_bytes();
                 input.extend(std::iter::repeat_n(b'y', len));
                 input.extend(b"\"]\n[C \"c\"]\n\n1. e4 *\n[B \"2\"]\n*\n");
-                let mut framer = GameFramer::new(&input[..]);
-                let mut whole = Vec::new();
-                while let Some(game) = framer.next_game() {
-                    let game = game.expect("no error");
-                    whole.push((game.first_line, game.bytes.to_vec()));
-                }
-                let mut framer = GameFramer::new(Trickle(&input));
-                let mut trickled = Vec::new();
-                while let Some(game) = framer.next_game() {
-                    let game = game.expect("no error");
-                    trickled.push((game.first_line, game.bytes.to_vec()));
-                }
+                let whole = games_of(GameFramer::new(&input[..]));
+                let trickled = games_of(GameFramer::new(Trickle(&input)));
                 assert_eq!(trickled, whole, "len {len} {line_end:?}");
                 let closes = len + 2 <= 256;
                 assert_eq!(whole.len(), 3 - usize::from(closes), "len {len}");
                 // The reader takes the tag pair where the framer does.
                 let kinds: Vec<TokenKind<'_>> =
-                    Tokens::new(&whole[0].1).take(2).map(|t| t.kind).collect();
+                    Tokens::new(&whole[0].2).take(2).map(|t| t.kind).collect();
                 let first = match closes {
                     true => crate::pgn::ParsePgnErrorKind::TagOverLines,
                     false => crate::pgn::ParsePgnErrorKind::MalformedTag,
@@ -1905,14 +1885,6 @@ mod tests {
             b"v\"]",
             b"w\\\"x\" ]",
         ];
-        fn read<R: Read>(mut framer: GameFramer<R>) -> Vec<(u64, u64, Vec<u8>)> {
-            let mut games = Vec::new();
-            while let Some(game) = framer.next_game() {
-                let game = game.expect("no error");
-                games.push((game.first_line, game.offset, game.bytes.to_vec()));
-            }
-            games
-        }
         let which: Vec<u8> = (0..19).collect();
         for seed in 1..3000 {
             let input: Vec<u8> = scan::soup(seed, 12, &which)
@@ -1920,16 +1892,16 @@ mod tests {
                 .flat_map(|&i| pieces[usize::from(i)])
                 .copied()
                 .collect();
-            let whole = read(GameFramer::new(&input[..]));
+            let whole = games_of(GameFramer::new(&input[..]));
             assert_eq!(
                 whole,
-                read(GameFramer::new(Trickle(&input))),
+                games_of(GameFramer::new(Trickle(&input))),
                 "{}",
                 input.escape_ascii()
             );
             assert_eq!(
                 whole,
-                read(GameFramer::new(&input[..]).portable()),
+                games_of(GameFramer::new(&input[..]).portable()),
                 "portable: {}",
                 input.escape_ascii()
             );
