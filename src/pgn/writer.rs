@@ -93,9 +93,10 @@ pub fn export_tag_list<'a>(
         match tags.iter().position(|t| t.is(name)) {
             Some(i) => {
                 used[i] = true;
-                let value = match Outcome::from_tag(tags[i].value) {
-                    Some(outcome) if name == "Result" => Cow::Borrowed(outcome.as_str().as_bytes()),
-                    _ => tags[i].unescaped(),
+                let result = (name == "Result").then(|| Outcome::from_tag(tags[i].value));
+                let value = match result.flatten() {
+                    Some(outcome) => Cow::Borrowed(outcome.as_str().as_bytes()),
+                    None => tags[i].unescaped(),
                 };
                 out.push((Cow::Borrowed(tags[i].name), value));
             }
