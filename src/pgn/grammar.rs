@@ -437,25 +437,26 @@ fn plain_move_number(input: &[u8]) -> Option<(usize, u32)> {
 }
 
 /// The extent of a tag line's `[…]`: up to the first `]` outside a quoted
-/// value, or the line end (the framer's rule).
-fn tag_extent(input: &[u8]) -> usize {
+/// value, or the line end (the framer's rule); and whether that line end
+/// is inside the value.
+fn tag_extent(input: &[u8]) -> (usize, bool) {
     let mut in_string = false;
     let mut i = 1;
     while let Some(&b) = input.get(i) {
         match b {
-            b'\n' | b'\r' => return i,
+            b'\n' | b'\r' => return (i, in_string),
             b'\\' if in_string => {
                 if matches!(input.get(i + 1), Some(b'"' | b'\\')) {
                     i += 1;
                 }
             }
             b'"' => in_string = !in_string,
-            b']' if !in_string => return i + 1,
+            b']' if !in_string => return (i + 1, false),
             _ => {}
         }
         i += 1;
     }
-    input.len()
+    (input.len(), false)
 }
 
 /// How many bytes of the line after a line end inside a tag's value are
@@ -496,33 +497,15 @@ pub(crate) fn tag_value_close(line: &[u8], complete: bool) -> Option<Option<usiz
     decided.then_some(None)
 }
 
-/// A tag pair whose value runs over one line end ([`tag_value_close`]):
-/// its length, up to the `]` on the next line.
+/// After a tag line that ends inside its value, at `rest` (its line end):
+/// the length up to the `]` of the next line, when that line closes the
+/// value and its tag pair ([`tag_value_close`]).
 #[cold]
 #[inline(never)]
-fn tag_over_lines(input: &[u8]) -> Option<usize> {
-    let mut in_string = false;
-    let mut i = 1;
-    while let Some(&b) = input.get(i) {
-        match b {
-            b'\n' | b'\r' if in_string => {
-                let next = i + if input[i..].starts_with(b"\r\n") {
-                    2
-                } else {
-                    1
-                };
-                return tag_value_close(&input[next..], true)
-                    .flatten()
-                    .map(|len| next + len);
-            }
-            b'\n' | b'\r' | b']' if !in_string => return None,
-            b'\\' if in_string && matches!(input.get(i + 1), Some(b'"' | b'\\')) => i += 1,
-            b'"' => in_string = !in_string,
-            _ => {}
-        }
-        i += 1;
-    }
-    None
+fn value_closed_on_next_line(rest: &[u8]) -> Option<usize> {
+    let next = if rest.starts_with(b"\r\n") { 2 } else { 1 };
+    let len = tag_value_close(rest.get(next..)?, true)??;
+    Some(next + len)
 }
 
 /// A tag whose value holds unescaped quotes (`[White ""Socrates""]`): the
@@ -722,7 +705,7 @@ impl<'a> Tokens<'a> {
                     Some(close) => self.pos = close + 1,
                     None => break,
                 },
-                b'[' => self.pos += tag_extent(&src[self.pos..]),
+                b'[' => self.pos += tag_extent(&src[self.pos..]).0,
                 b'%' if self.pos > 0 && !matches!(src[self.pos - 1], b'\n' | b'\r') => {
                     self.pos += 1;
                 }
@@ -924,13 +907,14 @@ impl<'a> Tokens<'a> {
             self.pos = self.source.len() - rest.len();
             return self.token(TokenKind::Tag { name, value }, start);
         }
+        let (extent, open) = tag_extent(input);
         if self.in_tags
-            && let Some(extent) = tag_over_lines(input)
+            && open
+            && let Some(len) = value_closed_on_next_line(&input[extent..])
         {
-            self.pos = start + extent;
+            self.pos = start + extent + len;
             return self.token(TokenKind::Error(ParsePgnErrorKind::TagOverLines), start);
         }
-        let extent = tag_extent(input);
         let text = &input[..extent];
         self.pos = start + extent;
         if !self.in_tags {
