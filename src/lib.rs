@@ -98,7 +98,8 @@ pub use crate::{
     notation::{
         Alphabet, IllegalReason, LetterPolicy, Letters, Lint, Lints, LongForm, MoveKind, MoveText,
         MoveToken, Mover, Notation, ParseLettersError, ParseMoveTokenError, ParseStyleError,
-        ResolveError, Resolved, Spelling, Style, Suffix, is_ep_mark, write_move, write_played,
+        ResolveError, Resolved, Spelling, Style, Suffix, is_ep_mark, read_ep_mark, write_move,
+        write_played,
     },
     perft::{divide, perft},
     position::{IllegalMove, Position, PositionError, PositionProblem},

@@ -96,7 +96,7 @@ fn readme_example_validates_cleanly() {
          fixtures/myschach.pgn:37:19: warning: game 2 (Musterfrau, Karin - Mustermann, Bernd), 2.Sg1-f3: German piece letters, not SAN (first of 14 moves)\n\
          fixtures/myschach.pgn:54:4: warning: game 3 (Mustermann, Bernd - Beispiel, Anna), 1.e2-e4: long algebraic notation, not SAN (first of 13 moves)\n\
          fixtures/myschach.pgn:54:10: warning: game 3 (Mustermann, Bernd - Beispiel, Anna), 1...Sg8-f6: German piece letters, not SAN (first of 6 moves)\n\
-         fixtures/myschach.pgn:54:41: warning: game 3 (Mustermann, Bernd - Beispiel, Anna): en-passant mark (SAN writes none)\n\
+         fixtures/myschach.pgn:54:35: warning: game 3 (Mustermann, Bernd - Beispiel, Anna), 3.e5xd6 e.p.: en-passant mark (SAN writes none)\n\
          pgnkit validate: 5 games: 5 valid (2 with warnings), 0 with errors, 0 unsupported (skipped)\n\
          pgnkit validate: on the board: 1 checkmate, 1 stalemate, 3 unfinished\n"
     );

@@ -288,20 +288,33 @@ impl MoveToken {
             Letters::Figurine => lints.insert(Lint::Figurines),
             _ => {}
         }
-        if self.kind != MoveKind::Null {
-            let check = after.is_check();
-            let mate = check && !after.has_legal_moves();
-            match self.suffix {
-                None if self.notation == Notation::Uci => {}
-                None if mate => lints.insert(Lint::MateMissing),
-                None if check => lints.insert(Lint::CheckMissing),
-                Some(Suffix::Check) if mate => lints.insert(Lint::MateMissing),
-                Some(Suffix::Check) if !check => lints.insert(Lint::CheckNotGiven),
-                Some(Suffix::Checkmate) if !mate => lints.insert(Lint::MateNotGiven),
-                _ => {}
-            }
+        if self.kind != MoveKind::Null
+            && let Some(lint) = suffix_lint(self.suffix, self.notation, after)
+        {
+            lints.insert(lint);
         }
         lints
+    }
+}
+
+/// How a move's check or mate sign `suffix`, in a token of `notation`,
+/// departs from the position `after` the move (UCI writes no signs, so
+/// none is missing there).
+pub(crate) fn suffix_lint(
+    suffix: Option<Suffix>,
+    notation: Notation,
+    after: &Position,
+) -> Option<Lint> {
+    let check = after.is_check();
+    let mate = check && !after.has_legal_moves();
+    match suffix {
+        None if notation == Notation::Uci => None,
+        None if mate => Some(Lint::MateMissing),
+        None if check => Some(Lint::CheckMissing),
+        Some(Suffix::Check) if mate => Some(Lint::MateMissing),
+        Some(Suffix::Check) if !check => Some(Lint::CheckNotGiven),
+        Some(Suffix::Checkmate) if !mate => Some(Lint::MateNotGiven),
+        _ => None,
     }
 }
 

@@ -50,8 +50,8 @@
 //! - Lower-case letters are never pieces: `bxc3` is a pawn capture and
 //!   `nf3` an error. Lower-case promotion letters are UCI's only.
 //! - The en-passant mark goes after the destination and before `+`/`#`,
-//!   only on a pawn capture; a separate `e.p.` token is the grammar's
-//!   business (see [`is_ep_mark`]).
+//!   only on a pawn capture; a separate `e.p.` token (which may carry the
+//!   move's `+`/`#`) is the grammar's business (see [`read_ep_mark`]).
 //! - Null moves take no suffix.
 //!
 //! Parsing is a single left-to-right pass over the bytes without
@@ -66,13 +66,14 @@ mod resolve;
 mod token;
 mod write;
 
+pub(crate) use self::lint::suffix_lint;
 pub(crate) use self::token::parse_common;
 pub use self::{
     lint::{Lint, Lints},
     resolve::{IllegalReason, LetterPolicy, ResolveError, Resolved},
     token::{
         Letters, MoveKind, MoveToken, Mover, Notation, ParseMoveTokenError, Spelling, Suffix,
-        is_ep_mark,
+        is_ep_mark, read_ep_mark,
     },
     write::{
         Alphabet, LongForm, MoveText, ParseLettersError, ParseStyleError, Style, write_move,

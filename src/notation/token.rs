@@ -323,7 +323,8 @@ pub(crate) fn parse_common(token: &[u8]) -> Option<MoveToken> {
 }
 
 /// Whether `token` is an en-passant mark written as a token of its own
-/// (`exd6 e.p.`): `e.p.`, `e.p` or `ep`.
+/// (`exd6 e.p.`): `e.p.`, `e.p` or `ep`, with or without a check or mate
+/// sign (`exd6 e.p.+`, see [`read_ep_mark`]).
 ///
 /// The PGN grammar attaches such a mark to the move before it and sets
 /// [`Spelling::EP_MARK`]; [`MoveToken::parse`] itself reads the mark only
@@ -334,10 +335,33 @@ pub(crate) fn parse_common(token: &[u8]) -> Option<MoveToken> {
 /// use pgnkit::is_ep_mark;
 ///
 /// assert!(is_ep_mark(b"e.p."));
-/// assert!(!is_ep_mark(b"e.p.+"));
+/// assert!(is_ep_mark(b"e.p.+"));
+/// assert!(!is_ep_mark(b"e.p.x"));
 /// ```
 pub fn is_ep_mark(token: &[u8]) -> bool {
-    matches!(token, b"e.p." | b"e.p" | b"ep")
+    read_ep_mark(token).is_some()
+}
+
+/// An en-passant mark written as a token of its own, and the check or
+/// mate sign that follows it: the sign of the move the mark belongs to
+/// when the move's own token has none (`exd6 e.p.+`). `None` when `token`
+/// is no such mark.
+///
+/// # Examples
+/// ```
+/// use pgnkit::{read_ep_mark, Suffix};
+///
+/// assert_eq!(read_ep_mark(b"ep"), Some(None));
+/// assert_eq!(read_ep_mark(b"e.p.#"), Some(Some(Suffix::Checkmate)));
+/// assert_eq!(read_ep_mark(b"e.p.++"), None);
+/// ```
+pub fn read_ep_mark(token: &[u8]) -> Option<Option<Suffix>> {
+    let (mark, suffix) = match token.split_last() {
+        Some((b'+', mark)) => (mark, Some(Suffix::Check)),
+        Some((b'#', mark)) => (mark, Some(Suffix::Checkmate)),
+        _ => (token, None),
+    };
+    matches!(mark, b"e.p." | b"e.p" | b"ep").then_some(suffix)
 }
 
 /// The alphabet a piece letter belongs to.
@@ -1106,7 +1130,11 @@ mod tests {
             ("e.p.", true),
             ("e.p", true),
             ("ep", true),
-            ("e.p.+", false),
+            ("e.p.+", true),
+            ("ep#", true),
+            ("e.p.++", false),
+            ("e.p.+#", false),
+            ("+", false),
             ("ep.", false),
             ("E.P.", false),
             ("", false),

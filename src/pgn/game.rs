@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::notation::{MoveToken, ParseMoveTokenError};
+use crate::notation::{MoveToken, ParseMoveTokenError, Suffix};
 use crate::pgn::error::{ParsePgnError, ParsePgnErrorKind};
 use crate::pgn::grammar::Outcome;
 use crate::pgn::raw::RawGame;
@@ -21,6 +21,16 @@ pub struct ResultMarker {
     pub span: Span,
 }
 
+/// A separate en-passant mark after a move (`exd6 e.p.`, `exd6 ep+`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EpMark {
+    /// Where the mark was written.
+    pub span: Span,
+    /// The check or mate sign written after it (`e.p.+`): the move's own
+    /// when its token has none.
+    pub suffix: Option<Suffix>,
+}
+
 /// One move as written, with everything attached to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveNode<'a> {
@@ -32,7 +42,7 @@ pub struct MoveNode<'a> {
     /// [`Game::errors`].
     pub token: Result<MoveToken, ParseMoveTokenError>,
     /// A separate en-passant mark (`e.p.`) written after the move.
-    pub ep_mark: Option<Span>,
+    pub ep_mark: Option<EpMark>,
     /// NAGs in the order written (glyphs as NAGs 1–6).
     pub nags: Vec<u8>,
     /// A draw offer `(=)` after the move.
@@ -210,9 +220,9 @@ impl<'a> Visitor<'a> for Builder<'a> {
         self.push_move(text, span, Ok(*token));
     }
 
-    fn ep_mark(&mut self, span: Span) {
+    fn ep_mark(&mut self, span: Span, suffix: Option<Suffix>) {
         if let Some(node) = self.last_move() {
-            node.ep_mark = Some(span);
+            node.ep_mark = Some(EpMark { span, suffix });
         }
     }
 

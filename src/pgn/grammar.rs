@@ -16,7 +16,7 @@ use nom::{
     multi::many0_count,
 };
 
-use crate::notation::is_ep_mark;
+use crate::notation::{Suffix, read_ep_mark};
 use crate::pgn::error::ParsePgnErrorKind;
 use crate::pgn::raw::{Comments, RawGame, TAG_ENTRY, unpack_tag_stops};
 use crate::pgn::scan;
@@ -95,8 +95,9 @@ pub enum TokenKind<'a> {
     /// Whether it is a move is decided by
     /// [`MoveToken::parse`](crate::notation::MoveToken::parse).
     Move(&'a [u8]),
-    /// A separate en-passant mark (`e.p.`, `ep`) after a move.
-    EpMark,
+    /// A separate en-passant mark (`e.p.`, `ep`) after a move, with the
+    /// check or mate sign written after it (`e.p.+`), if any.
+    EpMark(Option<Suffix>),
     /// A numeric annotation glyph: `$n`, or `!` `?` `!!` `??` `!?` `?!`
     /// (NAGs 1–6).
     Nag(u8),
@@ -167,6 +168,18 @@ static CLASS: [u8; 256] = {
 #[inline]
 pub(crate) fn is_delimiter(b: u8) -> bool {
     CLASS[usize::from(b)] & DELIMITER != 0
+}
+
+/// A separate en-passant mark and its check sign (`e.p.`, `ep+`, see
+/// [`read_ep_mark`]), told from a move by its length and first byte before
+/// it is read.
+#[inline(always)]
+fn ep_mark_token(text: &[u8]) -> Option<Option<Suffix>> {
+    if text.len() <= 5 && text.first() == Some(&b'e') {
+        read_ep_mark(text)
+    } else {
+        None
+    }
 }
 
 /// The length of the move token at the start of `input`: up to the first
@@ -815,7 +828,7 @@ impl<'a> Tokens<'a> {
                 b'a'..=b'z' | b'A'..=b'Z' => {
                     let len = symbol_len(&src[pos..]);
                     let text = &src[pos..pos + len];
-                    if text.len() <= 4 && text[0] == b'e' && is_ep_mark(text) {
+                    if ep_mark_token(text).is_some() {
                         return None;
                     }
                     self.in_tags = false;
@@ -955,8 +968,8 @@ impl<'a> Tokens<'a> {
         let len = symbol_len(input);
         let text = &input[..len];
         self.pos = start + len;
-        if text.len() <= 4 && text[0] == b'e' && is_ep_mark(text) {
-            return self.token(TokenKind::EpMark, start);
+        if let Some(suffix) = ep_mark_token(text) {
+            return self.token(TokenKind::EpMark(suffix), start);
         }
         self.token(TokenKind::Move(text), start)
     }
@@ -1361,7 +1374,7 @@ mod tests {
             let index = Comments::from_spans(game.comments.spans());
             let lane = through_move_lane(game.bytes, index, numbers, false);
             assert_eq!(lane, significant(game.bytes, index, numbers));
-            assert!(lane.iter().any(|t| t.kind == TokenKind::EpMark));
+            assert!(lane.iter().any(|t| matches!(t.kind, TokenKind::EpMark(_))));
             for round in 0..4000u64 {
                 let soup = scan::soup(
                     round,
@@ -1460,7 +1473,7 @@ mod tests {
                 ],
             ),
             (
-                b"e4{glued}e5;rest {\n(=) exd6 e.p. Qh4#?? 0-0-0+ 0-1",
+                b"e4{glued}e5;rest {\n(=) exd6 e.p. Qh4#?? 0-0-0+ exd6 ep# 0-1",
                 &[
                     T::Move(b"e4"),
                     T::Comment(b"glued"),
@@ -1468,10 +1481,12 @@ mod tests {
                     T::LineComment(b"rest {"),
                     T::DrawOffer,
                     T::Move(b"exd6"),
-                    T::EpMark,
+                    T::EpMark(None),
                     T::Move(b"Qh4#"),
                     T::Nag(4),
                     T::Move(b"0-0-0+"),
+                    T::Move(b"exd6"),
+                    T::EpMark(Some(Suffix::Checkmate)),
                     T::Result(Outcome::BlackWins),
                 ],
             ),

@@ -25,7 +25,7 @@
 //! comments or move numbers gets the tokenizer's fast path, which passes
 //! over them without making tokens.
 
-use crate::notation::{MoveToken, ParseMoveTokenError};
+use crate::notation::{MoveToken, ParseMoveTokenError, Suffix};
 use crate::pgn::error::{ParsePgnError, ParsePgnErrorKind};
 use crate::pgn::grammar::{Outcome, Token, TokenKind, Tokens, move_number};
 use crate::pgn::raw::RawGame;
@@ -91,8 +91,9 @@ pub trait Visitor<'a> {
     fn san(&mut self, _text: &'a [u8], _token: &MoveToken, _span: Span) {}
 
     /// A separate en-passant mark (`e.p.`) after the current line's last
-    /// move (at most one per move).
-    fn ep_mark(&mut self, _span: Span) {}
+    /// move (at most one per move), with the check or mate sign written
+    /// after it (`e.p.+`), if any.
+    fn ep_mark(&mut self, _span: Span, _suffix: Option<Suffix>) {}
 
     /// A NAG (glyphs as NAGs 1–6) after the current line's last move.
     fn nag(&mut self, _nag: u8, _span: Span) {}
@@ -310,10 +311,10 @@ impl Reader {
                 TokenKind::Move(text) => {
                     self.move_token(visitor, text, span, &mut line, &mut after_result)
                 }
-                TokenKind::EpMark => {
+                TokenKind::EpMark(suffix) => {
                     if line.has_move && !line.ep_mark {
                         line.ep_mark = true;
-                        visitor.ep_mark(span);
+                        visitor.ep_mark(span, suffix);
                     } else {
                         error_token(
                             visitor,

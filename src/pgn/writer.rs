@@ -5,7 +5,7 @@ use crate::encoding;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::notation::MoveText;
+use crate::notation::{MoveText, Suffix};
 use crate::pgn::game::{Game, Line, MoveNode};
 use crate::pgn::grammar::Outcome;
 use crate::pgn::grammar::fen_move_number;
@@ -621,8 +621,12 @@ impl Emitter<'_, '_> {
                 }
                 None => {
                     self.w.token(node.text);
-                    if node.ep_mark.is_some() {
-                        self.w.token(b"e.p.");
+                    if let Some(mark) = node.ep_mark {
+                        self.w.token(match mark.suffix {
+                            None => b"e.p.",
+                            Some(Suffix::Check) => b"e.p.+",
+                            Some(Suffix::Checkmate) => b"e.p.#",
+                        });
                     }
                 }
             }
@@ -748,6 +752,11 @@ mod tests {
                 b"[FEN \"8/8/8/8/8/8/8/8 b - - 0 4294967295\"] Kd2 Ke2",
                 bare,
                 "4294967295... Kd2 4294967296. Ke2 *\n\n",
+            ),
+            (
+                b"1.e4 a6 2.e5 d5 3.exd6 ep (3.exd6e.p. Kh8) 3...c5 4.dxc6 e.p.+ *",
+                bare,
+                "1. e4 a6 2. e5 d5 3. exd6 e.p. (3. exd6e.p. Kh8) 3... c5 4. dxc6 e.p.+ *\n\n",
             ),
             (
                 b"1.e4 ()() e5 () 2.Nf3 *",

@@ -70,7 +70,10 @@ use crate::{
     color::Color,
     encoding,
     moves::Move,
-    notation::{LetterPolicy, Lint, Lints, MoveToken, ParseMoveTokenError, Resolved},
+    notation::{
+        LetterPolicy, Lint, Lints, MoveKind, MoveToken, Notation, ParseMoveTokenError, Resolved,
+        Suffix, suffix_lint,
+    },
     pgn::{
         Comment, Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
     },
@@ -242,6 +245,10 @@ struct Frame {
     /// The line stopped at a token that is no attempt at a move: a
     /// variation right after it is an alternative to the line's last move.
     stopped_at_no_move: bool,
+    /// Where the line's last move was written, when the line keeps the
+    /// position before it (a separate `e.p.+` after it may give it its
+    /// check sign); empty before the line's first move.
+    last: Span,
 }
 
 /// A mainline position reached during [`Replayer::replay_with`].
@@ -641,17 +648,8 @@ impl<'a, O: Observer<'a>, const LINTS: bool> Visitor<'a> for Play<'_, '_, 'a, O,
         }
     }
 
-    fn ep_mark(&mut self, span: Span) {
-        // The mark belongs to the line's last move, known when the line
-        // keeps the position before it (with lints, always).
-        let wrong = self.0.keep_prev
-            && self
-                .0
-                .stack
-                .last()
-                .is_some_and(|line| !line.dead && !took_en_passant(&line.prev, &line.pos));
-        let lint = if wrong { Lint::EpNotMade } else { Lint::EpMark };
-        self.0.lint(lint, span, None);
+    fn ep_mark(&mut self, span: Span, suffix: Option<Suffix>) {
+        self.0.ep_mark(span, suffix);
     }
 
     fn nag(&mut self, nag: u8, span: Span) {
@@ -832,6 +830,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let frame = &mut self.stack[last];
         if keep_prev {
             frame.prev.clone_from(&frame.pos);
+            frame.last = span;
         }
         self.observer
             .played(&frame.pos, Played::Move(m), token, span);
@@ -853,6 +852,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
                     .played(&self.stack[last].pos, Played::Null, token, span);
                 let frame = self.top();
                 frame.prev = std::mem::replace(&mut frame.pos, next);
+                frame.last = span;
                 if mainline {
                     let before = self.top().prev;
                     self.push_move(Severity::Warning, DiagnosticKind::NullMove, span, &before);
@@ -978,7 +978,73 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             dead,
             since_dead: 1,
             stopped_at_no_move: false,
+            last: Span::default(),
         });
+    }
+
+    /// A separate en-passant mark after the line's last move: a lint that
+    /// names the move (its label runs from the move to the mark), and a
+    /// check or mate sign on the mark judged as the move's, in place of
+    /// the missing sign reported for a move token without one.
+    #[cold]
+    #[inline(never)]
+    fn ep_mark(&mut self, span: Span, suffix: Option<Suffix>) {
+        if !self.options.lints {
+            return;
+        }
+        let frame = self.top();
+        let move_span = frame.last;
+        if frame.dead || move_span == Span::default() {
+            // After an illegal move: its mark is not judged.
+            return self.lint(Lint::EpMark, span, None);
+        }
+        let (before, after) = (frame.prev, frame.pos);
+        let marked = Span::new(move_span.start, span.end);
+        let lint = if took_en_passant(&before, &after) {
+            Lint::EpMark
+        } else {
+            Lint::EpNotMade
+        };
+        self.lint(lint, marked, Some(&before));
+        let Some(suffix) = suffix else {
+            return;
+        };
+        if let Ok(token) = MoveToken::parse(move_span.slice(self.source))
+            && token.kind != MoveKind::Null
+            && token.suffix.is_none()
+            && let Some(missing) = suffix_lint(None, token.notation, &after)
+        {
+            self.retract(missing, move_span);
+        }
+        if let Some(lint) = suffix_lint(Some(suffix), Notation::San, &after) {
+            self.lint(lint, marked, Some(&before));
+        }
+    }
+
+    /// Takes back a per-move lint reported at `span`: kept, or counted
+    /// among the omitted when the game had too many diagnostics.
+    #[cold]
+    fn retract(&mut self, lint: Lint, span: Span) {
+        debug_assert!(!once_per_game(lint));
+        let diagnostics = &mut self.replay.diagnostics;
+        let at = diagnostics.iter().rposition(|d| {
+            d.span == span && matches!(d.kind, DiagnosticKind::Lint { lint: l, .. } if l == lint)
+        });
+        match at {
+            Some(at) => {
+                diagnostics.remove(at);
+                for slot in self.once.iter_mut().flatten() {
+                    if *slot > at {
+                        *slot -= 1;
+                    }
+                }
+            }
+            None if diagnostics.len() >= MAX_DIAGNOSTICS => {
+                let omitted = &mut self.replay.omitted.warnings;
+                *omitted = omitted.saturating_sub(1);
+            }
+            None => {}
+        }
     }
 }
 
@@ -1455,6 +1521,91 @@ mod tests {
                 .collect();
             assert_eq!(found(&r), expected, "{text}");
         }
+    }
+
+    /// A separate e.p. mark is reported with its move (the span runs from
+    /// the move to the mark), and a check or mate sign on it stands for
+    /// the move's own when the move's token has none.
+    #[test]
+    fn a_separate_ep_mark_names_its_move_and_may_carry_its_check_sign() {
+        // cxd6 takes en passant and gives check (the pawn on d6 attacks e7).
+        const HEAD: &str = "[SetUp \"1\"]\n[FEN \"8/4k3/8/2Pp4/8/8/8/4K2R w K d6 0 3\"]\n\n";
+        const EP: &str = "en-passant mark (SAN writes none)";
+        const NOT_EP: &str = "en-passant mark on a move that is no en-passant capture";
+        let cases: &[(&str, &[(&str, &str)])] = &[
+            ("3. cxd6 e.p.+ Ke6 *", &[("cxd6 e.p.+", EP)]),
+            ("3. cxd6 ep+ Ke6 *", &[("cxd6 ep+", EP)]),
+            (
+                "3. cxd6 e.p. Ke6 *",
+                &[("cxd6", "check suffix + missing"), ("cxd6 e.p.", EP)],
+            ),
+            (
+                "3. cxd6 e.p.# Ke6 *",
+                &[
+                    ("cxd6 e.p.#", EP),
+                    ("cxd6 e.p.#", "mate suffix # on a move that does not mate"),
+                ],
+            ),
+            // The move's own sign is judged, and so is the mark's.
+            ("3. cxd6+ e.p.+ Ke6 *", &[("cxd6+ e.p.+", EP)]),
+            (
+                "3. cxd6+ e.p.# Ke6 *",
+                &[
+                    ("cxd6+ e.p.#", EP),
+                    ("cxd6+ e.p.#", "mate suffix # on a move that does not mate"),
+                ],
+            ),
+            ("3. cxd6 {takes} e.p.+ Ke6 *", &[("cxd6 {takes} e.p.+", EP)]),
+            // A per-game lint reported after the sign taken back still
+            // counts its later moves.
+            (
+                "3. c5xd6 e.p.+ Ke6 4. Rh1-h2 *",
+                &[
+                    (
+                        "c5xd6",
+                        "long algebraic notation, not SAN (first of 2 moves)",
+                    ),
+                    ("c5xd6 e.p.+", EP),
+                ],
+            ),
+            ("3. Rh7+ ep+ Ke6 *", &[("Rh7+ ep+", NOT_EP)]),
+            (
+                "3. Kd2 e.p.+ Ke6 *",
+                &[
+                    ("Kd2 e.p.+", NOT_EP),
+                    ("Kd2 e.p.+", "check suffix + on a move that gives no check"),
+                ],
+            ),
+            // In a variation, the alternative's mark is its own.
+            (
+                "3. cxd6 e.p.+ (3. cxd6 ep) 3... Ke6 *",
+                &[
+                    (
+                        "cxd6 e.p.+",
+                        "en-passant mark (SAN writes none) (first of 2 moves)",
+                    ),
+                    ("cxd6", "check suffix + missing"),
+                ],
+            ),
+        ];
+        for &(movetext, expected) in cases {
+            let text = format!("{HEAD}{movetext}");
+            let r = run(&text);
+            let got: Vec<_> = r
+                .diagnostics
+                .iter()
+                .map(|d| (d.span.slice(text.as_bytes()), d.kind.to_string()))
+                .collect();
+            let expected: Vec<_> = expected
+                .iter()
+                .map(|&(label, message)| (label.as_bytes(), message.to_string()))
+                .collect();
+            assert_eq!(got, expected, "{movetext}");
+            assert!(r.diagnostics.iter().all(|d| d.ply.is_some()), "{movetext}");
+        }
+        // A mark after an illegal move is not judged.
+        let text = format!("{HEAD}3. Kd7 e.p.+ *");
+        assert_eq!(kinds(&run(&text)), ["illegal", "lint"]);
     }
 
     #[test]

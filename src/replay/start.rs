@@ -231,6 +231,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             dead: false,
             since_dead: 0,
             stopped_at_no_move: false,
+            last: Span::default(),
         });
         self.ready = true;
         self.observer.mainline_ply(MainlinePly {
