@@ -88,6 +88,33 @@ fn a_move_before_the_start_is_named_so() {
     );
 }
 
+/// Move numbers are counted in plies without overflow, whatever the FEN
+/// tag's move number: from move 2^31 + 1, twice the number wraps a u32.
+#[test]
+fn moves_are_found_from_a_start_near_the_largest_move_number() {
+    for start in [2_147_483_649u64, 4_294_967_295] {
+        let game = format!(
+            "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 {start}\"]\n\n{start}. Kf1 Kd7 *\n"
+        );
+        let out = pgnkit_in(&["fen", "--move", "1w"], game.as_bytes());
+        assert_eq!(out.stdout, "", "{start}");
+        assert_eq!(
+            out.stderr,
+            format!(
+                "<stdin>:1:1: error: game 1: move 1w comes before the game's first move, {start}.\n"
+            )
+        );
+        assert_eq!(out.code, 1);
+        let out = pgnkit_in(&["fen", "--move", &format!("{start}w")], game.as_bytes());
+        assert_eq!(
+            out.stdout,
+            format!("4k3/8/8/8/8/8/8/5K1R b - - 1 {start}\n"),
+            "{start}"
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+}
+
 #[test]
 fn an_invalid_game_prints_only_positions_before_its_error() {
     let game = b"1. e4 e5 2. Nf3 Ke7 3. Ke3 *\n";

@@ -272,8 +272,9 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         // The lines go out of memory as they pile up ([`Done::spill`]).
         let mut lines_at: Vec<(u64, usize)> = Vec::new();
         let mut spill_error = None;
-        let mut target: Option<u32> = match which {
-            Which::Ply(n) => Some(n),
+        // In u64: a FEN tag's move number may be near u32::MAX.
+        let mut target: Option<u64> = match which {
+            Which::Ply(n) => Some(u64::from(n)),
             _ => None,
         };
         // Where the first mainline move was written (the start
@@ -290,9 +291,9 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             if p.ply == 0
                 && let Which::Move(spec) = which
             {
-                let start = (p.position.fullmoves() - 1) * 2
-                    + u32::from(p.position.turn() == pgnkit::Color::Black);
-                let wanted = (spec.number - 1) * 2 + u32::from(spec.black) + 1;
+                let start = (u64::from(p.position.fullmoves()) - 1) * 2
+                    + u64::from(p.position.turn() == pgnkit::Color::Black);
+                let wanted = (u64::from(spec.number) - 1) * 2 + u64::from(spec.black) + 1;
                 target = wanted.checked_sub(start);
                 if target.is_none() {
                     asked_before_start = Some((
@@ -316,7 +317,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             let keep = match which {
                 Which::FromEnd(_) => true,
                 Which::All | Which::Final => false,
-                Which::Ply(_) | Which::Move(_) => target == Some(p.ply),
+                Which::Ply(_) | Which::Move(_) => target == Some(u64::from(p.ply)),
             };
             if keep {
                 // From the end, only the last positions can be asked
