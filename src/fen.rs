@@ -429,7 +429,7 @@ fn outermost_rook(board: &Board, color: Color, side: CastlingSide) -> Option<Squ
     }
 }
 
-fn parse_counter(text: &str, base: usize, field: FenField) -> Result<u32, ParseFenError> {
+fn parse_counter(text: &str, base: usize, field: FenField) -> Result<u64, ParseFenError> {
     let err = |offset: usize, kind| ParseFenError {
         field,
         offset: base + offset,
@@ -438,13 +438,15 @@ fn parse_counter(text: &str, base: usize, field: FenField) -> Result<u32, ParseF
     if let Some(i) = text.find(|c: char| !c.is_ascii_digit()) {
         return Err(err(i, ParseFenErrorKind::NotANumber));
     }
+    // Read up to u32::MAX, kept in a u64: the moves of a game can carry
+    // a counter past it, and never past a u64.
     let n: u32 = text
         .parse()
         .map_err(|_| err(0, ParseFenErrorKind::NumberOutOfRange))?;
     if field == FenField::FullmoveNumber && n == 0 {
         return Err(err(0, ParseFenErrorKind::NumberOutOfRange));
     }
-    Ok(n)
+    Ok(u64::from(n))
 }
 
 impl Setup {
@@ -565,7 +567,7 @@ struct FenText {
 
 impl FenText {
     /// The FEN of `setup`, with the move counters or without (EPD). The
-    /// longest is 103 bytes: a board of 71, two counters of ten digits.
+    /// longest is 123 bytes: a board of 71, two counters of 20 digits.
     fn of(setup: &Setup, counters: bool) -> FenText {
         let mut text = FenText {
             buf: [0; 128],
@@ -596,8 +598,8 @@ impl FenText {
         }
     }
 
-    fn push_number(&mut self, n: u32) {
-        let mut digits = [0u8; 10];
+    fn push_number(&mut self, n: u64) {
+        let mut digits = [0u8; 20];
         let mut i = digits.len();
         let mut n = n;
         loop {

@@ -29,8 +29,8 @@ pub struct Position {
     pub(crate) turn: Color,
     pub(crate) castles: Castles,
     pub(crate) ep_square: Option<Square>,
-    pub(crate) halfmoves: u32,
-    pub(crate) fullmoves: u32,
+    pub(crate) halfmoves: u64,
+    pub(crate) fullmoves: u64,
     pub(crate) chess960: bool,
     /// Zobrist key of everything except the en-passant square.
     pub(crate) key: u64,
@@ -292,13 +292,13 @@ impl Position {
 
     /// Half-moves since the last capture or pawn move.
     #[inline]
-    pub const fn halfmoves(&self) -> u32 {
+    pub const fn halfmoves(&self) -> u64 {
         self.halfmoves
     }
 
     /// The number of the move about to be played, from 1.
     #[inline]
-    pub const fn fullmoves(&self) -> u32 {
+    pub const fn fullmoves(&self) -> u64 {
         self.fullmoves
     }
 
@@ -753,6 +753,29 @@ mod tests {
         p.play_unchecked(uci_move(&p, "e1d1"));
         assert_eq!(p.ep_square(), None);
         assert!(!has(&p, "d4e3"));
+    }
+
+    /// A FEN's counters go up to u32::MAX; the moves after it count on,
+    /// and the FEN written says so, in every digit a u64 has.
+    #[test]
+    fn counters_count_on_past_the_largest_a_fen_gives() {
+        let mut p = pos("4k3/8/8/8/8/8/8/4K2R b K - 4294967295 4294967295");
+        p.play_unchecked(uci_move(&p, "e8d7"));
+        p.play_unchecked(uci_move(&p, "h1h2"));
+        assert_eq!(
+            (p.halfmoves(), p.fullmoves()),
+            (4_294_967_297, 4_294_967_296)
+        );
+        let fen = p.fen(crate::fen::EpMode::Always);
+        assert_eq!(fen, "8/3k4/8/8/8/8/7R/4K3 b - - 4294967297 4294967296");
+        // Past what a FEN gives: refused when read.
+        assert!(Position::from_fen(&fen).is_err());
+        let mut setup = p.to_setup();
+        setup.fullmoves = u64::MAX;
+        assert_eq!(
+            setup.to_fen(),
+            "8/3k4/8/8/8/8/7R/4K3 b - - 4294967297 18446744073709551615"
+        );
     }
 
     fn uci_move(p: &Position, m: &str) -> Move {

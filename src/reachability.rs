@@ -154,7 +154,9 @@ impl Position {
     /// The plies played before this position, as the full-move number
     /// and the side to move count them.
     pub fn plies_played(&self) -> u64 {
-        2 * u64::from(self.fullmoves.saturating_sub(1)) + u64::from(self.turn == Color::Black)
+        (self.fullmoves.saturating_sub(1))
+            .saturating_mul(2)
+            .saturating_add(u64::from(self.turn == Color::Black))
     }
 
     /// Whether the half-move clock fits in the game so far: it counts
@@ -163,7 +165,7 @@ impl Position {
     ///
     /// [`plies_played`]: Position::plies_played
     pub fn clock_fits(&self) -> bool {
-        u64::from(self.halfmoves) <= self.plies_played()
+        self.halfmoves <= self.plies_played()
     }
 }
 

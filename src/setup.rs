@@ -15,10 +15,12 @@ pub struct Setup {
     pub castling_rights: Bitboard,
     /// The en-passant square as written (the square a pawn skipped).
     pub ep_square: Option<Square>,
-    /// Half-moves since the last capture or pawn move.
-    pub halfmoves: u32,
-    /// The number of the move about to be played, from 1.
-    pub fullmoves: u32,
+    /// Half-moves since the last capture or pawn move. A FEN gives at most
+    /// `u32::MAX`; the moves of a game may carry it past.
+    pub halfmoves: u64,
+    /// The number of the move about to be played, from 1 (a FEN gives at
+    /// most `u32::MAX`).
+    pub fullmoves: u64,
 }
 
 impl Setup {

@@ -88,8 +88,9 @@ fn a_move_before_the_start_is_named_so() {
     );
 }
 
-/// Move numbers are counted in plies without overflow, whatever the FEN
-/// tag's move number: from move 2^31 + 1, twice the number wraps a u32.
+/// Move numbers are counted without overflow, whatever the FEN tag's move
+/// number: from move 2^31 + 1, twice the number wraps a u32, and a move
+/// after 4294967295 is 4294967296.
 #[test]
 fn moves_are_found_from_a_start_near_the_largest_move_number() {
     for start in [2_147_483_649u64, 4_294_967_295] {
@@ -112,6 +113,12 @@ fn moves_are_found_from_a_start_near_the_largest_move_number() {
             "{start}"
         );
         assert_eq!(out.code, 0, "{}", out.stderr);
+        // The final position's move number counts on past u32::MAX.
+        let out = pgnkit_in(&["fen"], game.as_bytes());
+        assert_eq!(
+            out.stdout,
+            format!("8/3k4/8/8/8/8/8/5K1R w - - 2 {}\n", start + 1),
+        );
     }
 }
 

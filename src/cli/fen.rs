@@ -282,7 +282,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         let mut first_move = source.len();
         // The start position's move number and side, when --move asks
         // for a move before it.
-        let mut asked_before_start: Option<(u32, bool)> = None;
+        let mut asked_before_start: Option<(u64, bool)> = None;
         let mut on_ply = |p: MainlinePly<'_>| {
             if p.ply == 1 {
                 first_move = p.span.start;
@@ -291,7 +291,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             if p.ply == 0
                 && let Which::Move(spec) = which
             {
-                let start = (u64::from(p.position.fullmoves()) - 1) * 2
+                let start = (p.position.fullmoves() - 1).saturating_mul(2)
                     + u64::from(p.position.turn() == pgnkit::Color::Black);
                 let wanted = (u64::from(spec.number) - 1) * 2 + u64::from(spec.black) + 1;
                 target = wanted.checked_sub(start);

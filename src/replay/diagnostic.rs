@@ -45,7 +45,7 @@ impl fmt::Display for Severity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ply {
     /// The full-move number (`23` in `23...Nf6`).
-    pub fullmove: u32,
+    pub fullmove: u64,
     /// The side that played (or tried to play) the move.
     pub color: Color,
 }
@@ -54,7 +54,9 @@ impl Ply {
     /// The half-move number the move number implies: `2n - 1` for White's
     /// move `n`, `2n` for Black's (`23...Nf6` is ply 46).
     pub fn number(self) -> u64 {
-        (2 * u64::from(self.fullmove)).saturating_sub(self.color.fold(1, 0))
+        self.fullmove
+            .saturating_mul(2)
+            .saturating_sub(self.color.fold(1, 0))
     }
 
     /// The ply of the move about to be played in `pos`.
@@ -106,7 +108,7 @@ pub enum DiagnosticKind {
     /// has had (full-move number and side to move).
     FenClockTooLong {
         /// The half-move clock.
-        halfmoves: u32,
+        halfmoves: u64,
         /// The plies played before the position.
         plies: u64,
     },
@@ -136,7 +138,7 @@ pub enum DiagnosticKind {
         /// The number written.
         written: u32,
         /// The full-move number of the move.
-        expected: u32,
+        expected: u64,
     },
     /// A move number written with Black's dots (`12...`) before White's
     /// move of that number.

@@ -359,6 +359,12 @@ const fn once_per_game(lint: Lint) -> bool {
     )
 }
 
+/// The number the digits at the start of `text` write, if it fits a u64.
+fn leading_number(text: &[u8]) -> Option<u64> {
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    std::str::from_utf8(&text[..digits]).ok()?.parse().ok()
+}
+
 /// Whether the move from `before` to `after` took en passant: the only
 /// move that puts a pawn on the square `before` named for it (the square
 /// behind a pawn that has just advanced two).
@@ -719,7 +725,13 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         }
         let expected = frame.pos.fullmoves();
         let white = frame.pos.turn() == Color::White;
-        if written != expected {
+        // A number past u32 is read as u32::MAX: its digits say which.
+        let right = if written == u32::MAX {
+            leading_number(span.slice(self.source)) == Some(expected)
+        } else {
+            u64::from(written) == expected
+        };
+        if !right {
             self.push(
                 Severity::Warning,
                 DiagnosticKind::MoveNumber { written, expected },
@@ -1624,6 +1636,26 @@ mod tests {
             d.message_in(text.as_bytes()),
             "move number 99999999999 before move 1"
         );
+        // The moves of a game count past u32::MAX, and so do its numbers.
+        let text = "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 4294967295\"]\n\n\
+                    4294967295. Kf1 Kd7 4294967296. Kg1 Kd6 4294967298. Kh2 Ke5 *";
+        let r = run(text);
+        let found: Vec<_> = r
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let ply = d.ply.map(|p| p.to_string());
+                (ply, d.message_in(text.as_bytes()))
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                None,
+                "move number 4294967298 before move 4294967297".to_string()
+            )]
+        );
+        assert_eq!(r.status, Status::Valid);
     }
 
     #[test]
