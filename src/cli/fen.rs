@@ -291,8 +291,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             if p.ply == 0
                 && let Which::Move(spec) = which
             {
-                let start = (p.position.fullmoves() - 1).saturating_mul(2)
-                    + u64::from(p.position.turn() == pgnkit::Color::Black);
+                let start = p.position.plies_played();
                 let wanted = (u64::from(spec.number) - 1) * 2 + u64::from(spec.black) + 1;
                 target = wanted.checked_sub(start);
                 if target.is_none() {

@@ -259,6 +259,13 @@ impl DiagnosticKind {
     }
 }
 
+/// The digits a move number indication starts with: a number past
+/// u32::MAX, read as u32::MAX, is told by them.
+pub(crate) fn written_digits(text: &[u8]) -> &[u8] {
+    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
+    &text[..digits]
+}
+
 impl Diagnostic {
     /// The diagnostic's message for the game text `source`: the kind's
     /// [`Display`](fmt::Display), with a token that is no move (or a stray
@@ -271,16 +278,12 @@ impl Diagnostic {
             DiagnosticKind::MoveNumber {
                 written: u32::MAX,
                 expected,
-            } => {
-                let text = self.span.slice(source);
-                let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
-                match std::str::from_utf8(&text[..digits]) {
-                    Ok(written) if digits > 0 => {
-                        format!("move number {written} before move {expected}")
-                    }
-                    _ => self.kind.to_string(),
+            } => match std::str::from_utf8(written_digits(self.span.slice(source))) {
+                Ok(written) if !written.is_empty() => {
+                    format!("move number {written} before move {expected}")
                 }
-            }
+                _ => self.kind.to_string(),
+            },
             kind => kind.to_string(),
         }
     }

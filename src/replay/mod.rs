@@ -359,12 +359,6 @@ const fn once_per_game(lint: Lint) -> bool {
     )
 }
 
-/// The number the digits at the start of `text` write, if it fits a u64.
-fn leading_number(text: &[u8]) -> Option<u64> {
-    let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
-    std::str::from_utf8(&text[..digits]).ok()?.parse().ok()
-}
-
 /// Whether the move from `before` to `after` took en passant: the only
 /// move that puts a pawn on the square `before` named for it (the square
 /// behind a pawn that has just advanced two).
@@ -727,7 +721,11 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let white = frame.pos.turn() == Color::White;
         // A number past u32 is read as u32::MAX: its digits say which.
         let right = if written == u32::MAX {
-            leading_number(span.slice(self.source)) == Some(expected)
+            let digits = diagnostic::written_digits(span.slice(self.source));
+            std::str::from_utf8(digits)
+                .ok()
+                .and_then(|n| n.parse().ok())
+                == Some(expected)
         } else {
             u64::from(written) == expected
         };
