@@ -263,6 +263,9 @@ impl<'a> Visitor<'a> for Notes<'a> {
             match command {
                 Command::Clock(ms) => notes.clock = Some(ms),
                 Command::Emt(ms) => notes.emt = Some(ms),
+                // `#0` names no side: no evaluation, and no cover for
+                // the one before it.
+                Command::Eval(Eval::Mate(0)) => {}
                 Command::Eval(eval) => notes.eval = Some(eval),
             }
         }
@@ -317,8 +320,11 @@ mod tests {
         );
         assert_eq!(t.largest_drop(Color::White), Some(10_000 - 40));
         assert_eq!(t.largest_drop(Color::Black), Some(10));
-        assert_eq!(t.final_eval(), Some(Eval::Mate(0)));
-        assert_eq!(t.evals(), 4);
+        assert_eq!(t.final_eval(), Some(Eval::Mate(-1)));
+        assert_eq!(t.evals(), 3);
+        // `#0` after a ply's evaluation leaves it standing.
+        let t = timeline("1. e4 {[%eval 0.3] [%eval #0]} *");
+        assert_eq!(t.final_eval(), Some(Eval::Centipawns(30)));
     }
 
     #[test]

@@ -9,14 +9,19 @@ const LAST_DAY: u32 = 99_991_231;
 /// day of 2019, `????.??.??` every day at all.
 ///
 /// Days are encoded as `year * 10000 + month * 100 + day`, so ranges compare
-/// as numbers; an unknown day spans 01 to 31 whatever the month.
+/// as numbers. An unknown day spans the days its month has (Gregorian
+/// calendar, leap years counted); a day the month does not have
+/// (`2019.02.29`) is no date.
 ///
 /// # Examples
 /// ```
 /// use pgnkit::filter::PgnDate;
 /// let d: PgnDate = "2019.??.??".parse().unwrap();
 /// assert_eq!((d.first, d.last), (20190101, 20191231));
+/// let d: PgnDate = "2019.02.??".parse().unwrap();
+/// assert_eq!((d.first, d.last), (20190201, 20190228));
 /// assert!("2019.13.01".parse::<PgnDate>().is_err());
+/// assert!("2019.04.31".parse::<PgnDate>().is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PgnDate {
@@ -85,13 +90,29 @@ impl std::str::FromStr for PgnDate {
         }
         let (m0, m1) = month.map_or((1, 12), |m| (m, m));
         let (d0, d1) = match (month, day) {
+            (Some(m), Some(d)) if d > days_in_month(y0, m) => return Err(ParseDateError),
             (Some(_), Some(d)) => (d, d),
-            _ => (1, 31),
+            (Some(m), None) => (1, days_in_month(y0, m)),
+            // A day under an unknown month (`2019.??.15`) narrows nothing
+            // a range can say: the whole year.
+            (None, _) => (1, 31),
         };
         Ok(PgnDate {
             first: y0 * 10000 + m0 * 100 + d0,
             last: y1 * 10000 + m1 * 100 + d1,
         })
+    }
+}
+
+/// The days of `month` (1 to 12) in `year`, by the Gregorian calendar.
+const fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
     }
 }
 
@@ -109,7 +130,7 @@ impl PgnDate {
     /// let year = PgnDate::from_period("2020").unwrap();
     /// assert_eq!((year.first, year.last), (20200101, 20201231));
     /// let month = PgnDate::from_period("2020.06").unwrap();
-    /// assert_eq!((month.first, month.last), (20200601, 20200631));
+    /// assert_eq!((month.first, month.last), (20200601, 20200630));
     /// assert!(PgnDate::from_period("20200").is_err());
     /// ```
     pub fn from_period(text: &str) -> Result<PgnDate, ParseDateError> {
@@ -135,7 +156,16 @@ mod tests {
     fn dates_are_day_ranges() {
         let cases = [
             ("2020.01.31", Some((20200131, 20200131))),
-            ("2020.02.??", Some((20200201, 20200231))),
+            ("2020.02.??", Some((20200201, 20200229))),
+            ("2019.02.??", Some((20190201, 20190228))),
+            ("1900.02.??", Some((19000201, 19000228))),
+            ("2000.02.??", Some((20000201, 20000229))),
+            ("2019.04.??", Some((20190401, 20190430))),
+            ("2019.12.??", Some((20191201, 20191231))),
+            ("2020.02.29", Some((20200229, 20200229))),
+            ("2019.02.29", None),
+            ("2019.04.31", None),
+            ("2019.01.32", None),
             ("2020.??.??", Some((20200101, 20201231))),
             ("????.??.??", Some((0, 99991231))),
             ("2020.??.15", Some((20200101, 20201231))),
@@ -156,7 +186,9 @@ mod tests {
     fn periods_are_years_months_or_dates() {
         let cases = [
             ("2020", Some((20200101, 20201231))),
-            ("2020.06", Some((20200601, 20200631))),
+            ("2020.06", Some((20200601, 20200630))),
+            ("2021.02", Some((20210201, 20210228))),
+            ("2019.02.30", None),
             ("2020.??", Some((20200101, 20201231))),
             ("2020.06.15", Some((20200615, 20200615))),
             ("2020.??.??", Some((20200101, 20201231))),

@@ -521,13 +521,10 @@ fn compare_literal(text: &str, ty: FieldType, op: Op, value: &Literal) -> bool {
                     .is_some_and(|want| *want != have),
                 _ => false,
             }),
-        FieldType::Result => {
-            let have = match Outcome::from_tag(text.as_bytes()) {
-                Some(outcome) => outcome.as_str(),
-                None => text.trim(),
-            };
-            holds(Some(have.cmp(&value.text)), op)
-        }
+        // A value that is no result (`?`, `draw`, empty) is missing, as a
+        // number field's `?` is: it satisfies neither `=` nor `!=`.
+        FieldType::Result => Outcome::from_tag(text.as_bytes())
+            .is_some_and(|have| holds(Some(have.as_str().cmp(&value.text)), op)),
         FieldType::Winner | FieldType::Status => holds(Some(text.cmp(&value.lower)), op),
     }
 }
@@ -750,6 +747,54 @@ mod tests {
                 "{date} {event_date} {text}"
             );
         }
+    }
+
+    #[test]
+    fn a_result_tag_that_is_no_result_is_missing() {
+        // (the Result tag's value, condition, holds)
+        let cases = [
+            ("?", "Result = 1-0", false),
+            ("?", "Result != 1-0", false),
+            ("", "Result != *", false),
+            ("draw", "Result != 1/2-1/2", false),
+            ("draw", "not (Result = 1-0)", true),
+            ("1/2", "Result = 1/2-1/2", true),
+            (" 0-1 ", "Result != 1-0", true),
+            ("*", "Result != 1-0", true),
+        ];
+        for (result, text, expected) in cases {
+            let game = format!("[Result \"{result}\"]\n\n*");
+            let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(
+                filter.matches(&Facts::new(game.as_bytes())),
+                expected,
+                "{result:?} {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn dates_of_unknown_days_end_with_their_month() {
+        // (Date, condition, holds)
+        let cases = [
+            ("2019.04.??", "Date <= 2019.04.30", true),
+            ("2019.04.??", "Date < 2019.05.01", true),
+            ("2019.02.??", "Date in 2019.02.01..2019.02.28", true),
+            ("2020.02.??", "Date <= 2020.02.28", false),
+            ("2020.02.??", "Date = 2020.02", true),
+            ("2019.02.29", "Date = 2019", false),
+            ("2019.02.29", "Date != 2019", false),
+        ];
+        for (date, text, expected) in cases {
+            let game = format!("[Date \"{date}\"]\n\n*");
+            let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(
+                filter.matches(&Facts::new(game.as_bytes())),
+                expected,
+                "{date} {text}"
+            );
+        }
+        assert!(Filter::parse("Date = 2019.02.30").is_err());
     }
 
     #[test]
