@@ -460,3 +460,52 @@ fn filter_games_limit_and_append_select_what_pgn_extract_selects() {
     assert_eq!(games[0], identities(&file)[2]);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn games_appended_to_a_file_without_a_last_line_break_stay_apart() {
+    let dir = scratch("append-apart");
+    let game = "[Event \"one\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 *";
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, game).unwrap();
+    let input = input.to_str().unwrap();
+    let apart = format!("{game}\n\n{game}");
+    // filter --append: the second run adds to the file the first wrote.
+    let filtered = dir.join("filtered.pgn");
+    for _ in 0..2 {
+        let out = pgnkit(&["filter", "--append", filtered.to_str().unwrap(), input]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    assert_eq!(std::fs::read_to_string(&filtered).unwrap(), apart);
+    // split --append, into a file that holds the game already.
+    let template = dir.join("split-{num}.pgn");
+    std::fs::write(dir.join("split-1.pgn"), game).unwrap();
+    let out = pgnkit(&[
+        "split",
+        "--every",
+        "5",
+        "--append",
+        "-t",
+        template.to_str().unwrap(),
+        input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let split = dir.join("split-1.pgn");
+    assert_eq!(std::fs::read_to_string(&split).unwrap(), apart);
+    for file in [&filtered, &split] {
+        let out = pgnkit(&["validate", file.to_str().unwrap()]);
+        assert_eq!(out.code, 0, "{}: {}", file.display(), out.stderr);
+        assert!(out.stderr.contains("2 games: 2 valid"), "{}", out.stderr);
+    }
+    // A match of nothing adds nothing, not even the blank line.
+    let out = pgnkit(&[
+        "filter",
+        "-e",
+        "White = nobody",
+        "--append",
+        filtered.to_str().unwrap(),
+        input,
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(std::fs::read_to_string(&filtered).unwrap(), apart);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -30,6 +30,9 @@ pub struct Output {
     /// For a regular FILE: the temporary file written until it is moved
     /// into place.
     temporary: Option<PathBuf>,
+    /// Written before the first bytes: the blank line that keeps them apart
+    /// from a file appended to whose last game ends without a line break.
+    gap: &'static [u8],
 }
 
 enum Sink {
@@ -56,6 +59,7 @@ impl Output {
                 sink,
                 target: None,
                 temporary: None,
+                gap: b"",
             });
         };
         refuse_directories(path)?;
@@ -71,6 +75,7 @@ impl Output {
                 sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
                 target: Some(path.to_path_buf()),
                 temporary: None,
+                gap: b"",
             });
         }
         remove_temporaries_on_signals();
@@ -88,11 +93,14 @@ impl Output {
             sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
             target: Some(path.to_path_buf()),
             temporary: Some(tmp),
+            gap: b"",
         })
     }
 
     /// Opens `path` to add to its end (`--append`): created if missing,
-    /// written in place, so a run that fails leaves what it wrote.
+    /// written in place, so a run that fails leaves what it wrote. When
+    /// the file's last game ends without a line break, the first game
+    /// added is kept apart from it by a blank line.
     ///
     /// # Errors
     /// `path` is a directory or one of the inputs, or it cannot be opened.
@@ -104,10 +112,12 @@ impl Output {
             .create(true)
             .open(path)
             .with_context(|| format!("cannot open {}", path.display()))?;
+        let last = last_byte(path).with_context(|| format!("cannot read {}", path.display()))?;
         Ok(Output {
             sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
             target: Some(path.to_path_buf()),
             temporary: None,
+            gap: gap_after(last.unwrap_or(b'\n')),
         })
     }
 
@@ -220,8 +230,23 @@ fn remove_temporaries_on_signals() {
     });
 }
 
+impl Output {
+    /// Writes the gap before the first bytes written.
+    #[cold]
+    fn write_gap(&mut self) -> io::Result<()> {
+        let gap = std::mem::take(&mut self.gap);
+        match &mut self.sink {
+            Sink::Line(w) => w.write_all(gap),
+            Sink::Block(w) => w.write_all(gap),
+        }
+    }
+}
+
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.gap.is_empty() && !buf.is_empty() {
+            self.write_gap()?;
+        }
         match &mut self.sink {
             Sink::Line(w) => w.write(buf),
             Sink::Block(w) => w.write(buf),
@@ -229,6 +254,9 @@ impl Write for Output {
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        if !self.gap.is_empty() && !buf.is_empty() {
+            self.write_gap()?;
+        }
         match &mut self.sink {
             Sink::Line(w) => w.write_all(buf),
             Sink::Block(w) => w.write_all(buf),
@@ -266,12 +294,39 @@ impl<W: Write> Joined<W> {
         let Some(&last) = record.last() else {
             return Ok(());
         };
-        if !matches!(self.last, b'\n' | b'\r') {
-            self.out.write_all(b"\n\n")?;
-        }
+        self.out.write_all(gap_after(self.last))?;
         self.out.write_all(record)?;
         self.last = last;
         Ok(())
+    }
+}
+
+/// What keeps a game apart from text whose last byte is `last`: nothing
+/// after a line break, else a blank line.
+pub fn gap_after(last: u8) -> &'static [u8] {
+    if matches!(last, b'\n' | b'\r') {
+        b""
+    } else {
+        b"\n\n"
+    }
+}
+
+/// The last byte of the regular file at `path`; `None` when it is
+/// missing, empty, or no regular file (a device or a pipe is not read).
+///
+/// # Errors
+/// The file exists but cannot be read.
+pub fn last_byte(path: &Path) -> io::Result<Option<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() && meta.len() > 0 => {
+            let mut file = File::open(path)?;
+            file.seek(SeekFrom::End(-1))?;
+            let mut last = [0];
+            file.read_exact(&mut last)?;
+            Ok(Some(last[0]))
+        }
+        _ => Ok(None),
     }
 }
 

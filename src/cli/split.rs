@@ -14,7 +14,7 @@ use pgnkit::replay::ReplayOptions;
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, PGN_FILES, Run, ShowProgress, WORKERS};
 use super::filter::Matcher;
-use super::output::{refuse_directories, refuse_overwriting_inputs};
+use super::output::{gap_after, last_byte, refuse_directories, refuse_overwriting_inputs};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
 
@@ -173,10 +173,18 @@ impl Files {
                     fs::create_dir_all(dir)
                         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
                 }
+                // Added to a file whose last game ends without a line
+                // break, the first game is kept apart from it.
+                let last = match self.append {
+                    true => last_byte(&path)
+                        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?
+                        .unwrap_or(b'\n'),
+                    false => b'\n',
+                };
                 self.parts.push(Part {
                     path,
                     held: Vec::new(),
-                    last: b'\n',
+                    last,
                     opened: false,
                     games: 0,
                 });
@@ -226,11 +234,7 @@ impl Route<Parts> for Files {
         };
         // A game that ends its input without a line break is kept apart
         // from the next one.
-        let gap: &[u8] = if matches!(part.last, b'\n' | b'\r') {
-            b""
-        } else {
-            b"\n\n"
-        };
+        let gap = gap_after(part.last);
         part.held.extend_from_slice(gap);
         part.held.extend_from_slice(record);
         part.last = last;
