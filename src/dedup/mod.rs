@@ -194,6 +194,10 @@ const fn fmix(mut k: u64) -> u64 {
     k ^ (k >> 33)
 }
 
+/// The first code of the line of a game that cannot be played to its
+/// end (from and to the same square, as no move and no null move is).
+const UNPLAYED: u16 = u16::MAX;
+
 /// A move as one number: from, to and promotion (a null move is 0, which
 /// no move is: from and to differ).
 fn move_code(played: Played) -> u16 {
@@ -383,13 +387,21 @@ pub fn fingerprint(
         .as_ref()
         .filter(|_| replay.complete)
         .map(Position::zobrist_key);
+    let movetext = || movetext_hash(raw.bytes.get(seen.tags_end..).unwrap_or_default());
     let moves = match last {
         _ if likely => 0,
         Some(_) => seen.moves.finish(),
-        None => movetext_hash(raw.bytes.get(seen.tags_end..).unwrap_or_default()),
+        None => movetext(),
     };
     if last.is_none() {
+        // Its movetext stands for its moves, behind a code no move has: it
+        // agrees only with the same movetext, never with a played line.
         seen.line.clear();
+        if likely {
+            let hash = movetext();
+            seen.line.push(UNPLAYED);
+            seen.line.extend((0..8).map(|i| (hash >> (16 * i)) as u16));
+        }
     }
     if !likely || players.is_none() || date.is_none() {
         seen.line = Vec::new();
@@ -865,21 +877,34 @@ mod tests {
         // An illegal move: compared by its movetext.
         "1. e4 e5 2. Ke3 *",
         "1.  e4\ne5 2. Ke3  *",
+        // The same, with players and date; then written otherwise, which
+        // `likely` finds as `exact` does; then other moves after the
+        // illegal one. None joins the first game, whose line the moves
+        // played before the illegal one start.
+        "[White \"Carlsen, Magnus\"]\n[Black \"So, Wesley\"]\n[Date \"2020.01.02\"]\n\n1. e4 e5 2. Ke3 *",
+        "[White \"Carlsen, Magnus\"]\n[Black \"So, Wesley\"]\n[Date \"2020.01.02\"]\n\n1. e4  e5\n2. Ke3 *",
+        "[White \"Carlsen, Magnus\"]\n[Black \"So, Wesley\"]\n[Date \"2020.01.02\"]\n\n1. e4 e5 2. Ke3 Nc6 *",
     ];
 
     #[test]
     fn criteria_find_their_duplicates() {
         assert_eq!(
             duplicates(Criterion::Exact, 1 << 20, GAMES),
-            [false, true, false, false, false, false, false, true]
+            [
+                false, true, false, false, false, false, false, true, false, true, false
+            ]
         );
         assert_eq!(
             duplicates(Criterion::Moves, 1 << 20, GAMES),
-            [false, true, false, false, true, false, false, true]
+            [
+                false, true, false, false, true, false, false, true, true, true, false
+            ]
         );
         assert_eq!(
             duplicates(Criterion::Likely, 1 << 20, GAMES),
-            [false, true, true, false, false, true, false, false]
+            [
+                false, true, true, false, false, true, false, false, false, true, false
+            ]
         );
     }
 
