@@ -557,10 +557,13 @@ struct Frame {
     draw_offer: bool,
     /// Nothing of this line is written (a variation with `--no-variations`).
     muted: bool,
+    /// Where this line's comments waiting for its next move start in the
+    /// writer's list: those before are the enclosing lines'.
+    pending_from: usize,
 }
 
 impl Frame {
-    fn new(next_ply: u64, muted: bool) -> Frame {
+    fn new(next_ply: u64, muted: bool, pending_from: usize) -> Frame {
         Frame {
             next_ply,
             has_move: false,
@@ -569,6 +572,7 @@ impl Frame {
             written_after: false,
             draw_offer: false,
             muted,
+            pending_from,
         }
     }
 }
@@ -851,22 +855,24 @@ impl<'a, const FORMS: bool, const COMMENTS: bool> Writer<'_, 'a, FORMS, COMMENTS
     /// any was written.
     #[inline]
     fn flush_pending(&mut self, muted: bool) -> bool {
-        if self.pending.is_empty() {
+        let from = self.stack.last().map_or(0, |frame| frame.pending_from);
+        if self.pending.len() <= from {
             return false;
         }
-        self.write_pending(muted)
+        self.write_pending(from, muted)
     }
 
-    /// [`flush_pending`](Self::flush_pending) with comments waiting.
+    /// [`flush_pending`](Self::flush_pending) with comments of the current
+    /// line waiting, from `from` on.
     #[cold]
-    fn write_pending(&mut self, muted: bool) -> bool {
+    fn write_pending(&mut self, from: usize, muted: bool) -> bool {
         let write = !muted && self.options.write.comments;
         if write {
-            for &(at, len, kind) in self.pending.iter() {
+            for &(at, len, kind) in &self.pending[from..] {
                 self.w.comment(&self.source[at..at + len], kind);
             }
         }
-        self.pending.clear();
+        self.pending.truncate(from);
         write
     }
 
@@ -875,7 +881,7 @@ impl<'a, const FORMS: bool, const COMMENTS: bool> Writer<'_, 'a, FORMS, COMMENTS
     #[inline(never)]
     fn begin(&mut self, start: &Position) {
         self.start = Some(*start);
-        self.stack.push(Frame::new(start_ply(self.tags), false));
+        self.stack.push(Frame::new(start_ply(self.tags), false, 0));
         let tags = &*self.tags;
         let selection = self.options.write.tags;
         self.tags_end = self.w.lines(|out| write_tags(tags, None, selection, out));
@@ -1023,11 +1029,11 @@ impl<'a, const FORMS: bool, const COMMENTS: bool> Observer<'a> for Writer<'_, 'a
 
     fn comment(&mut self, comment: Comment<'a>) {
         let comments = self.options.write.comments;
-        let pending_empty = self.pending.is_empty();
+        let pending = self.pending.len();
         if let Some(frame) = self.stack.last_mut()
             && frame.has_move
             && !frame.varied
-            && pending_empty
+            && pending == frame.pending_from
         {
             if !frame.muted && comments {
                 frame.interrupted = true;
@@ -1058,7 +1064,13 @@ impl<'a, const FORMS: bool, const COMMENTS: bool> Observer<'a> for Writer<'_, 'a
             frame.interrupted = true;
             frame.written_after = true;
         }
-        let child = Frame::new(frame.next_ply.saturating_sub(1), !written);
+        // Comments waiting for this line's next move (between two of its
+        // variations) stay its own.
+        let child = Frame::new(
+            frame.next_ply.saturating_sub(1),
+            !written,
+            self.pending.len(),
+        );
         if written {
             self.w.open_variation();
         }

@@ -355,6 +355,62 @@ fn whole_outputs() {
 }
 
 #[test]
+fn a_comment_between_variations_stays_in_its_line() {
+    let game = b"1. e4 e5 2. Nf3 (2. f4) {between} (2. Bc4 Nf6) 2... Nc6 *\n";
+    for (options, expected) in [
+        (
+            &[][..],
+            "1. e4 e5 2. Nf3 (2. f4) (2. Bc4 Nf6) {between} 2... Nc6 *\n\n",
+        ),
+        (
+            &["--no-variations"][..],
+            "1. e4 e5 2. Nf3 {between} 2... Nc6 *\n\n",
+        ),
+    ] {
+        let mut args = vec!["convert", "--no-tags"];
+        args.extend(options);
+        let out = pgnkit_in(&args, game);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{options:?}");
+        assert_eq!(out.stdout, expected, "{options:?}");
+    }
+}
+
+#[test]
+fn parentheses_count_on_the_line_they_are_written_on() {
+    let cases: [(&[u8], &str, &str); 4] = [
+        // `(8.` would end at column 81.
+        (
+            b"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 (8. h3 Bb7 9. d3 O-O) 8... O-O *",
+            "80",
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3\n\
+             (8. h3 Bb7 9. d3 O-O) 8... O-O *\n\n",
+        ),
+        // `)` would end at column 21; then `))`.
+        (
+            b"1. e4 (1. d4 d5 2. c4 (2. Nf3)) e5 *",
+            "20",
+            "1. e4 (1. d4 d5 2.\nc4 (2. Nf3)) 1... e5\n*\n\n",
+        ),
+        (
+            b"1. e4 (1. d4 d5 2. c4 (2. Nf3 Nf6)) e5 *",
+            "20",
+            "1. e4 (1. d4 d5 2.\nc4 (2. Nf3 Nf6))\n1... e5 *\n\n",
+        ),
+        // A comment longer than the line keeps its line, and the `)`.
+        (
+            b"1. e4 (1. d4 {a comment longer than the line}) e5 *",
+            "20",
+            "1. e4 (1. d4\n{a comment longer than the line})\n1... e5 *\n\n",
+        ),
+    ];
+    for (game, width, expected) in cases {
+        let out = pgnkit_in(&["convert", "--no-tags", "--width", width], game);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{expected}");
+        assert_eq!(out.stdout, expected);
+    }
+}
+
+#[test]
 fn seed_001_german_long_notation() {
     let pgn = b"[FEN \"4k3/1P6/8/3pP3/8/8/1p6/R3K2R w KQ d6 0 1\"]\n\n1. exd6 b1=Q+ 2. Rxb1 Kd7 3. b8=Q Ke6 4. O-O *\n";
     let out = pgnkit_in(

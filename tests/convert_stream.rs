@@ -132,6 +132,38 @@ fn option_sets() -> Vec<PgnOptions> {
     ]
 }
 
+/// Asserts that every movetext line of `text` keeps within `width` bytes,
+/// but for a line that cannot be broken: one token (a comment longer than
+/// the line, parentheses glued to it), a line of a comment that holds line
+/// breaks, or one that ends in a `;` comment.
+fn assert_within_width(text: &[u8], width: usize, context: &dyn Fn() -> String) {
+    let mut in_comment = false;
+    for line in text.split(|&b| b == b'\n') {
+        let starts_inside = in_comment;
+        let (mut breaks, mut rest_of_line) = (false, false);
+        for &b in line {
+            match b {
+                b'{' if !in_comment => in_comment = true,
+                b'}' if in_comment => in_comment = false,
+                b';' if !in_comment => {
+                    rest_of_line = true;
+                    break;
+                }
+                b' ' if !in_comment => breaks = true,
+                _ => {}
+            }
+        }
+        let exempt = starts_inside || in_comment || rest_of_line || line.first() == Some(&b'[');
+        assert!(
+            exempt || line.len() <= width || !breaks,
+            "a line of {} bytes over {width} that could break: {}\n{}",
+            line.len(),
+            String::from_utf8_lossy(line),
+            context()
+        );
+    }
+}
+
 /// Compares both writers on one game; returns whether the streaming walk
 /// wrote it itself (not through the tree fallback).
 fn compare(
@@ -159,6 +191,7 @@ fn compare(
     };
     match (&tree_result, &streamed) {
         (Ok(()), Ok(())) => {
+            assert_within_width(&stream, options.write.width, &context);
             assert_eq!(
                 String::from_utf8_lossy(&stream),
                 String::from_utf8_lossy(&tree),

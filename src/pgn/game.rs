@@ -150,6 +150,7 @@ pub fn parse_game_with<'a>(raw: &RawGame<'a>, options: &ParseOptions) -> Game<'a
         },
         stack: Vec::new(),
         pending: Vec::new(),
+        saved: Vec::new(),
     };
     Reader::new(options.max_depth)
         .lenient(options.lenient)
@@ -163,6 +164,8 @@ struct Builder<'a> {
     stack: Vec<Line<'a>>,
     /// Comments waiting for the next move of the current line.
     pending: Vec<Comment<'a>>,
+    /// The comments of each enclosing line waiting for its next move.
+    saved: Vec<Vec<Comment<'a>>>,
 }
 
 impl<'a> Builder<'a> {
@@ -249,8 +252,9 @@ impl<'a> Visitor<'a> for Builder<'a> {
     }
 
     fn begin_variation(&mut self, _span: Span) -> Skip {
-        // Comments waiting here (between two variations) open the new
-        // variation.
+        // Comments waiting here (between two variations) wait for this
+        // line's next move, not the variation's first.
+        self.saved.push(std::mem::take(&mut self.pending));
         self.stack.push(Line::default());
         Skip(false)
     }
@@ -262,6 +266,7 @@ impl<'a> Visitor<'a> for Builder<'a> {
         {
             node.variations.push(line);
         }
+        self.pending = self.saved.pop().unwrap_or_default();
     }
 
     fn outcome(&mut self, outcome: Outcome, span: Span) {
@@ -579,6 +584,25 @@ mod tests {
         assert!(main.moves[1].draw_offer);
         assert_eq!(main.moves[2].comments_after[0].text, b"end");
         assert_eq!(game.result.map(|r| r.outcome), Some(Outcome::Unknown));
+    }
+
+    #[test]
+    fn comments_between_variations_wait_for_their_lines_next_move() {
+        let game = parse(
+            b"1. e4 e5 2. Nf3 (2. f4) {between} (2. Bc4 {in} (2. d4) {inner}) {after} 2... Nc6 *",
+        );
+        let main = &game.mainline;
+        let texts_of = |comments: &[Comment<'static>]| -> Vec<&'static [u8]> {
+            comments.iter().map(|c| c.text).collect()
+        };
+        assert_eq!(
+            texts_of(&main.moves[3].comments_before),
+            [&b"between"[..], b"after"]
+        );
+        let second = &main.moves[2].variations[1];
+        assert!(second.moves[0].comments_before.is_empty());
+        assert_eq!(texts_of(&second.moves[0].comments_after), [&b"in"[..]]);
+        assert_eq!(texts_of(&second.trailing_comments), [&b"inner"[..]]);
     }
 
     #[test]

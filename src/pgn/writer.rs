@@ -366,8 +366,12 @@ pub struct MovetextWriter<'o> {
     out: &'o mut Vec<u8>,
     line_start: usize,
     width: usize,
-    /// The next token follows without a space (after `(`).
-    glue: bool,
+    /// Variations opened whose `(` waits for the next token, to go on its
+    /// line glued to it.
+    opens: usize,
+    /// Where the last token starts (after its space or line break): a `)`
+    /// that does not fit takes it to the next line.
+    last_start: usize,
 }
 
 impl<'o> MovetextWriter<'o> {
@@ -378,7 +382,8 @@ impl<'o> MovetextWriter<'o> {
             line_start: out.len(),
             out,
             width: width.max(1),
-            glue: false,
+            opens: 0,
+            last_start: 0,
         }
     }
 
@@ -430,18 +435,38 @@ impl<'o> MovetextWriter<'o> {
     }
 
     /// The space or line break before a token of `len` bytes (none at
-    /// the start of a line or after `(`).
+    /// the start of a line), and the `(` of variations opened before it.
     #[inline]
     fn space_for(&mut self, len: usize) {
+        if self.opens > 0 {
+            return self.open_before(len);
+        }
         let column = self.column();
-        if column > 0 && !self.glue {
+        if column > 0 {
             if column + 1 + len > self.width {
                 self.newline();
             } else {
                 self.out.push(b' ');
             }
         }
-        self.glue = false;
+        self.last_start = self.out.len();
+    }
+
+    /// [`space_for`](Self::space_for) a token that opens variations: the
+    /// `(`s count on its line.
+    #[cold]
+    fn open_before(&mut self, len: usize) {
+        let opens = std::mem::take(&mut self.opens);
+        let column = self.column();
+        if column > 0 {
+            if column + 1 + opens + len > self.width {
+                self.newline();
+            } else {
+                self.out.push(b' ');
+            }
+        }
+        self.last_start = self.out.len();
+        self.out.resize(self.out.len() + opens, b'(');
     }
 
     /// Writes a comment with its delimiters (a `;` comment ends its line),
@@ -528,17 +553,25 @@ impl<'o> MovetextWriter<'o> {
         self.token_of(b"$", &buf[..len], b"");
     }
 
-    /// Opens a variation: `(`, the next token glued to it.
+    /// Opens a variation: `(`, written glued to the next token.
     pub fn open_variation(&mut self) {
-        self.token(b"(");
-        self.glue = true;
+        self.opens += 1;
     }
 
     /// Closes a variation: `)` right after its last token (or its `(`,
-    /// if it is empty).
+    /// if it is empty). When the `)` would pass the width, the last token
+    /// goes to the next line with it (unless it starts its line).
     pub fn close_variation(&mut self) {
+        if self.opens > 0 {
+            self.space_for(1);
+        } else if self.column() >= self.width
+            && self.last_start > self.line_start
+            && self.out.get(self.last_start - 1) == Some(&b' ')
+        {
+            self.out[self.last_start - 1] = b'\n';
+            self.line_start = self.last_start;
+        }
         self.out.push(b')');
-        self.glue = false;
     }
 
     /// Writes the termination marker and the blank line that ends a game.
