@@ -32,9 +32,10 @@ use crate::notation::{
 };
 use crate::opening::{Classifier, Opening, set_opening_tags};
 use crate::pgn::{
-    Comment, CommentKind, DRAW_OFFER, Game, Line, MoveNode, MovetextWriter, Outcome, ParseOptions,
-    ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Span, SpareTags, Tag, Visitor, WriteOptions,
-    parse_game_with, result_text, start_ply, write_game_noted, write_game_with, write_tags,
+    Comment, CommentKind, DRAW_OFFER, Game, GameLetters, Line, MoveNode, MovetextWriter, Outcome,
+    ParseOptions, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Span, SpareTags, Tag, Visitor,
+    WriteOptions, parse_game_with, result_text, start_ply, write_game_noted, write_game_with,
+    write_tags,
 };
 use crate::position::Position;
 use crate::replay::{
@@ -278,19 +279,22 @@ pub fn play_game<'n, 'a>(
 ) -> Result<PlayedLine<'n, 'a>, PlayError> {
     let mut player = Player {
         policy: letters,
-        alphabet: LetterPolicy::Auto,
+        alphabet: GameLetters::default(),
+        source: game.source,
         required,
     };
     player.line(&game.mainline, start)
 }
 
-struct Player {
+struct Player<'s> {
     policy: LetterPolicy,
-    alphabet: LetterPolicy,
+    alphabet: GameLetters,
+    /// The game's text, which the spans of its moves are in.
+    source: &'s [u8],
     required: Option<Required>,
 }
 
-impl Player {
+impl Player<'_> {
     // Recursion is bounded by the parser's variation depth limit.
     fn line<'n, 'a>(
         &mut self,
@@ -306,8 +310,7 @@ impl Player {
             };
             let token = node.token.map_err(|e| error(PlayErrorKind::Parse(e)))?;
             let letters = if self.policy == LetterPolicy::Auto {
-                self.alphabet = self.alphabet.settle(token.letters);
-                self.alphabet
+                self.alphabet.read(&token, self.source, node.span)
             } else {
                 self.policy
             };

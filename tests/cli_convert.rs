@@ -355,6 +355,29 @@ fn whole_outputs() {
 }
 
 #[test]
+fn a_games_german_letters_make_its_earlier_bs_pawns() {
+    for (game, expected) in [
+        (
+            &b"1. Be4 Be5 2. Bc4 Sc6 3. Sc3 Lc5 *\n"[..],
+            "1. e2e4 e7e5 2. c2c4 b8c6 3. b1c3 f8c5 *\n\n",
+        ),
+        // English: the bishop, as before.
+        (b"1. e4 e5 2. Bc4 Nc6 *\n", "1. e2e4 e7e5 2. f1c4 b8c6 *\n\n"),
+        // Nothing shows the alphabet: the board decides each `B`.
+        (b"1. Be4 Be5 2. Bc4 Ke7 *\n", "1. e2e4 e7e5 2. f1c4 e8e7 *\n\n"),
+        // A German letter in a variation counts too.
+        (
+            b"1. Be4 Be5 2. Bc4 (2. Sf3) Bc5 *\n",
+            "1. e2e4 e7e5 2. c2c4 (2. g1f3) 2... c7c5 *\n\n",
+        ),
+    ] {
+        let out = pgnkit_in(&["convert", "--to", "uci", "--no-tags"], game);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{expected}");
+        assert_eq!(out.stdout, expected);
+    }
+}
+
+#[test]
 fn a_comment_between_variations_stays_in_its_line() {
     let game = b"1. e4 e5 2. Nf3 (2. f4) {between} (2. Bc4 Nf6) 2... Nc6 *\n";
     for (options, expected) in [

@@ -16,7 +16,7 @@ use nom::{
     multi::many0_count,
 };
 
-use crate::notation::{Suffix, read_ep_mark};
+use crate::notation::{LetterPolicy, Letters, MoveToken, Suffix, read_ep_mark};
 use crate::pgn::error::ParsePgnErrorKind;
 use crate::pgn::raw::{Comments, RawGame, TAG_ENTRY, unpack_tag_stops};
 use crate::pgn::scan;
@@ -115,6 +115,65 @@ pub enum TokenKind<'a> {
     Result(Outcome),
     /// Bytes that form no valid token; they are reported, never dropped.
     Error(ParsePgnErrorKind),
+}
+
+/// The alphabet a game's piece letters are read in with `--lang auto`:
+/// the one the game's letters show, `B` a bishop in English and a pawn
+/// (Bauer) in German.
+///
+/// A token with letters only one alphabet has (`N R Q P`, `S L T D`)
+/// settles it ([`LetterPolicy::settle`]). A token whose letters both
+/// have (`B`, `K`) before any such token is read in the alphabet of the
+/// game's next one, found by reading on: `1. Be4 Be5 2. Bc4 Sc6` is
+/// German, `2. Bc4` a pawn's move. Reading on happens once a game at
+/// most, and English games nearly always show `N`, `R` or `Q` first.
+///
+/// # Examples
+/// ```
+/// use pgnkit::pgn::{GameLetters, Span};
+/// use pgnkit::{LetterPolicy, MoveToken};
+/// let text = b"1. Be4 Be5 2. Bc4 Sc6 *";
+/// let mut letters = GameLetters::default();
+/// let token = MoveToken::parse(b"Be4").unwrap();
+/// assert_eq!(letters.read(&token, text, Span::new(3, 6)), LetterPolicy::German);
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GameLetters {
+    alphabet: LetterPolicy,
+    read_on: bool,
+}
+
+impl GameLetters {
+    /// The alphabet to read `token`, written at `span` in the game's text
+    /// `source`, in.
+    #[inline]
+    pub fn read(&mut self, token: &MoveToken, source: &[u8], span: Span) -> LetterPolicy {
+        self.alphabet = self.alphabet.settle(token.letters);
+        if self.alphabet == LetterPolicy::Auto && token.letters == Letters::Either && !self.read_on
+        {
+            self.read_on = true;
+            self.alphabet = letters_after(source, span.end);
+        }
+        self.alphabet
+    }
+}
+
+/// The alphabet of the first move token in `source` from `pos` on whose
+/// letters only one alphabet has; `Auto` when none has.
+#[cold]
+fn letters_after(source: &[u8], pos: usize) -> LetterPolicy {
+    let mut tokens = Tokens::movetext_at(source, pos);
+    while let Some(token) = tokens.next_significant() {
+        if let TokenKind::Move(text) = token.kind
+            && let Ok(token) = MoveToken::parse(text)
+        {
+            let settled = LetterPolicy::Auto.settle(token.letters);
+            if settled != LetterPolicy::Auto {
+                return settled;
+            }
+        }
+    }
+    LetterPolicy::Auto
 }
 
 /// One token and where it was written.
@@ -575,6 +634,16 @@ impl<'a> Tokens<'a> {
             in_tags: true,
             pending: None,
             comments: &[],
+        }
+    }
+
+    /// A tokenizer in a game's movetext at byte `pos` (comments found by
+    /// searching, not from the framer's index).
+    pub(crate) fn movetext_at(source: &'a [u8], pos: usize) -> Tokens<'a> {
+        Tokens {
+            pos: pos.min(source.len()),
+            in_tags: false,
+            ..Tokens::new(source)
         }
     }
 

@@ -57,8 +57,8 @@ pub use self::{
         SyntaxChecker, SyntaxSummary, parse_game, parse_game_with, visit_mainline,
     },
     grammar::{
-        Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag, string,
-        symbol, tag_name, tag_pair,
+        GameLetters, Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag,
+        string, symbol, tag_name, tag_pair,
     },
     raw::{CommentIndex, Comments, GameInfo, Marks, RawGame},
     span::{LineIndex, Span},

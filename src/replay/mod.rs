@@ -75,7 +75,8 @@ use crate::{
         Suffix, suffix_lint,
     },
     pgn::{
-        Comment, Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
+        Comment, GameLetters, Outcome, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip,
+        Span, Visitor,
     },
     position::Position,
     role::Role,
@@ -411,8 +412,8 @@ struct Run<'r, 'a, O> {
     once: [Option<usize>; Lint::ALL.len()],
     /// Where the termination marker is.
     result_span: Span,
-    /// The alphabet the game's tokens have shown so far (for `--lang auto`).
-    alphabet: LetterPolicy,
+    /// The alphabet the game's letters show (for `--lang auto`).
+    alphabet: GameLetters,
     /// Whether each line keeps the position before its last move.
     keep_prev: bool,
     /// The mainline's start position is set up.
@@ -517,7 +518,7 @@ impl Replayer {
             once: [None; Lint::ALL.len()],
             result_span: Span::default(),
             ready: false,
-            alphabet: LetterPolicy::Auto,
+            alphabet: GameLetters::default(),
             // The position before each move is kept only where it can be
             // used: for a variation (a game without `(` has none) or for
             // lints.
@@ -811,7 +812,7 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
             self.moves_after_game_over(span);
         }
         let keep_prev = self.keep_prev;
-        let letters = self.letters(token);
+        let letters = self.letters(token, span);
         let frame = self.top();
         // The quick path first, by hand: through `resolve`'s `Result` the
         // move went via the stack in two stores and a wider load, which
@@ -904,15 +905,15 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         }
     }
 
-    /// How to read `B` in `token`: as `--lang` says, or with `--lang auto`
-    /// in the alphabet the game's letters have shown so far.
+    /// How to read `B` in `token`, written at `span`: as `--lang` says,
+    /// or with `--lang auto` in the alphabet the game's letters show
+    /// ([`GameLetters`]).
     #[inline]
-    fn letters(&mut self, token: &MoveToken) -> LetterPolicy {
+    fn letters(&mut self, token: &MoveToken, span: Span) -> LetterPolicy {
         if self.options.letters != LetterPolicy::Auto {
             return self.options.letters;
         }
-        self.alphabet = self.alphabet.settle(token.letters);
-        self.alphabet
+        self.alphabet.read(token, self.source, span)
     }
 
     #[inline]
