@@ -152,3 +152,38 @@ fn positions_that_are_not_there_are_errors() {
         pgnkit(&["board", "--fen", &fen.fen(EpMode::Always)]).stdout
     );
 }
+
+#[test]
+fn positions_after_an_error_are_not_drawn() {
+    use cli_support::pgnkit_in;
+    // (game, --ply or none, drawn)
+    let syntax = b"1. d4 d5 2. c4 } e6 3. Nc3 *\n";
+    let impossible = b"[SetUp \"1\"]\n[FEN \"1k6/8/8/8/4n1n1/8/5K2/8 w - - 0 1\"]\n\n1. Kf1 *\n";
+    let cases: [(&[u8], Option<&str>, bool); 6] = [
+        (syntax, None, false),
+        (syntax, Some("5"), false),
+        (syntax, Some("4"), false),
+        (syntax, Some("3"), true),
+        (impossible, None, false),
+        (impossible, Some("0"), false),
+    ];
+    for (game, ply, drawn) in cases {
+        let mut args = vec!["board", "--letters"];
+        if let Some(ply) = ply {
+            args.extend(["--ply", ply]);
+        }
+        let out = pgnkit_in(&args, game);
+        let context = format!("{ply:?}: {}", String::from_utf8_lossy(game));
+        if drawn {
+            assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{context}");
+            assert!(out.stdout.contains("a b c d e f g h"), "{context}");
+        } else {
+            assert_eq!((out.code, out.stdout.as_str()), (1, ""), "{context}");
+            assert!(
+                out.stderr.contains("it was not reached"),
+                "{context}: {}",
+                out.stderr
+            );
+        }
+    }
+}

@@ -8,7 +8,7 @@ use anyhow::{Context as _, bail};
 use clap::{Args, ValueEnum};
 use pgnkit::diagram::{self, View};
 use pgnkit::pgn::{GameFramer, Span};
-use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
+use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer, Severity};
 use pgnkit::{EpMode, Move, Position, Square};
 
 use super::Exit;
@@ -24,8 +24,12 @@ use super::output::Output;
 /// (--flip: from Black's), the coordinates and the side to move; on a
 /// terminal its squares and pieces are coloured (--color).
 ///
-/// Exit status: 0 drawn, 1 the game has no such position (an illegal move
-/// before it, or too few plies), 2 usage or I/O error.
+/// As `fen`, a game's position is drawn only when the mainline reached it
+/// legally, before the game's first error.
+///
+/// Exit status: 0 drawn, 1 the game has no such position (an error before
+/// it: an illegal move, a syntax error, a bad FEN tag; or too few plies),
+/// 2 usage or I/O error.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   pgnkit board --fen 'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3'
@@ -91,7 +95,12 @@ struct Positions {
     at: At,
     depth: u32,
     last_move: Option<(Square, Square)>,
-    kept: VecDeque<Shown>,
+    /// Where the first mainline move is written (the text's end when none
+    /// was played).
+    first_move: usize,
+    /// The positions kept, each with where the move that reached it ends
+    /// (`usize::MAX` for the start position: where the first move is).
+    kept: VecDeque<(Shown, usize)>,
 }
 
 /// A position with the squares of the move that reached it.
@@ -121,12 +130,20 @@ impl Observer<'_> for Positions {
         } else {
             self.last_move.take()
         };
+        if ply.ply == 1 {
+            self.first_move = ply.span.start;
+        }
+        let end = if ply.ply == 0 {
+            usize::MAX
+        } else {
+            ply.span.end
+        };
         let keep = match self.at {
             At::Ply(n) => ply.ply == n,
             At::FromEnd(_) => true,
         };
         if keep {
-            self.kept.push_back((*ply.position, last_move));
+            self.kept.push_back(((*ply.position, last_move), end));
         }
         if let At::FromEnd(n) = self.at
             && self.kept.len() > n as usize + 1
@@ -205,6 +222,7 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
         at,
         depth: 0,
         last_move: None,
+        first_move: raw.bytes.len(),
         kept: VecDeque::new(),
     };
     let options = ReplayOptions {
@@ -214,6 +232,14 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
     };
     let replay = Replayer::new().observe(&raw, &options, &mut positions);
     let game = args.game;
+    // As `fen`: a position only when the mainline reached it before its
+    // first error (an illegal move, a syntax error, a bad FEN tag).
+    let first_error = replay.first_mainline_error();
+    let first_move = replay.first_move(positions.first_move);
+    let reached = |end: usize| {
+        let end = if end == usize::MAX { first_move } else { end };
+        first_error.is_none_or(|at| end <= at)
+    };
     let found = match at {
         At::Ply(_) => positions.kept.pop_back(),
         At::FromEnd(n) if replay.complete && positions.kept.len() == n as usize + 1 => {
@@ -221,8 +247,20 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
         }
         At::FromEnd(_) => None,
     };
+    let first_error_message = || {
+        replay
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error && !d.in_variation)
+            .min_by_key(|d| d.span.start)
+            .map_or_else(String::new, |d| d.message())
+    };
     Ok(match found {
-        Some(shown) => Ok(shown),
+        Some((shown, end)) if reached(end) => Ok(shown),
+        Some(_) => Err(format!(
+            "game {game} of {name} has an error before the position ({}): it was not reached",
+            first_error_message()
+        )),
         None if !replay.complete => Err(format!(
             "game {game} of {name} has an error after ply {} ({}): the position was not reached",
             replay.plies,

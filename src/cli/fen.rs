@@ -6,7 +6,7 @@ use std::io::Write;
 use clap::{Args, ValueEnum};
 use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::pgn::{Span, unescape};
-use pgnkit::replay::{MainlinePly, ReplayOptions, Severity};
+use pgnkit::replay::{MainlinePly, ReplayOptions};
 use pgnkit::{EpMode, encoding, replay::Status};
 
 use super::Exit;
@@ -339,23 +339,10 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             Which::Final => replayer.replay(&raw, &options),
             _ => replayer.replay_with(&raw, &options, &mut on_ply),
         };
-        // The first mainline error: positions from its move on are not
-        // printed.
-        let first_error = replay
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error && !d.in_variation)
-            .map(|d| d.span.start)
-            .min();
-        // A first move that was not played (illegal, or no move) is
-        // still where the movetext's moves begin: the start position
-        // before it was reached.
-        let first_move = replay
-            .diagnostics
-            .iter()
-            .filter(|d| d.before.is_some() && !d.in_variation)
-            .map(|d| d.span.start)
-            .fold(first_move, usize::min);
+        // Positions from the first mainline error on are not printed; a
+        // first move that was not played is still where the moves begin.
+        let first_error = replay.first_mainline_error();
+        let first_move = replay.first_move(first_move);
         let trusted = |s: &Seen| {
             let end = if s.ply == 0 { first_move } else { s.span.end };
             first_error.is_none_or(|at| end <= at)

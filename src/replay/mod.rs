@@ -182,6 +182,31 @@ impl Omitted {
 }
 
 impl Replay {
+    /// Where the mainline's first error starts (a bad `FEN` tag's, in the
+    /// tag section, included), if it has one. A mainline position was
+    /// reached legally when the move that reached it ends at or before
+    /// it; the start position when the first move
+    /// ([`first_move`](Self::first_move)) is written at or before it.
+    /// What `fen` prints and `board` draws of a game with an error.
+    pub fn first_mainline_error(&self) -> Option<usize> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error && !d.in_variation)
+            .map(|d| d.span.start)
+            .min()
+    }
+
+    /// Where the mainline's first move is written, given where its first
+    /// played move is (the text's end when none was): a move before it
+    /// that was not played (illegal, or no move) comes first.
+    pub fn first_move(&self, first_played: usize) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.before.is_some() && !d.in_variation)
+            .map(|d| d.span.start)
+            .fold(first_played, usize::min)
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.omitted.errors > 0
