@@ -362,9 +362,15 @@ fn a_games_german_letters_make_its_earlier_bs_pawns() {
             "1. e2e4 e7e5 2. c2c4 b8c6 3. b1c3 f8c5 *\n\n",
         ),
         // English: the bishop, as before.
-        (b"1. e4 e5 2. Bc4 Nc6 *\n", "1. e2e4 e7e5 2. f1c4 b8c6 *\n\n"),
+        (
+            b"1. e4 e5 2. Bc4 Nc6 *\n",
+            "1. e2e4 e7e5 2. f1c4 b8c6 *\n\n",
+        ),
         // Nothing shows the alphabet: the board decides each `B`.
-        (b"1. Be4 Be5 2. Bc4 Ke7 *\n", "1. e2e4 e7e5 2. f1c4 e8e7 *\n\n"),
+        (
+            b"1. Be4 Be5 2. Bc4 Ke7 *\n",
+            "1. e2e4 e7e5 2. f1c4 e8e7 *\n\n",
+        ),
         // A German letter in a variation counts too.
         (
             b"1. Be4 Be5 2. Bc4 (2. Sf3) Bc5 *\n",

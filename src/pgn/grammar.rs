@@ -149,8 +149,19 @@ impl GameLetters {
     #[inline]
     pub fn read(&mut self, token: &MoveToken, source: &[u8], span: Span) -> LetterPolicy {
         self.alphabet = self.alphabet.settle(token.letters);
-        if self.alphabet == LetterPolicy::Auto && token.letters == Letters::Either && !self.read_on
-        {
+        if self.alphabet == LetterPolicy::Auto {
+            return self.undecided(token, source, span);
+        }
+        self.alphabet
+    }
+
+    /// [`read`](Self::read) before the game's letters have shown their
+    /// alphabet: out of line, so that the replay's loop, where English
+    /// games are settled from their first knight, stays as it was.
+    #[cold]
+    #[inline(never)]
+    fn undecided(&mut self, token: &MoveToken, source: &[u8], span: Span) -> LetterPolicy {
+        if token.letters == Letters::Either && !self.read_on {
             self.read_on = true;
             self.alphabet = letters_after(source, span.end);
         }
@@ -160,7 +171,6 @@ impl GameLetters {
 
 /// The alphabet of the first move token in `source` from `pos` on whose
 /// letters only one alphabet has; `Auto` when none has.
-#[cold]
 fn letters_after(source: &[u8], pos: usize) -> LetterPolicy {
     let mut tokens = Tokens::movetext_at(source, pos);
     while let Some(token) = tokens.next_significant() {
