@@ -749,51 +749,51 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_result_tag_that_is_no_result_is_missing() {
-        // (the Result tag's value, condition, holds)
-        let cases = [
-            ("?", "Result = 1-0", false),
-            ("?", "Result != 1-0", false),
-            ("", "Result != *", false),
-            ("draw", "Result != 1/2-1/2", false),
-            ("draw", "not (Result = 1-0)", true),
-            ("1/2", "Result = 1/2-1/2", true),
-            (" 0-1 ", "Result != 1-0", true),
-            ("*", "Result != 1-0", true),
-        ];
-        for (result, text, expected) in cases {
-            let game = format!("[Result \"{result}\"]\n\n*");
+    /// Checks conditions on games that hold one tag: (its value, the
+    /// condition, whether it holds).
+    fn one_tag_conditions(name: &str, cases: &[(&str, &str, bool)]) {
+        for &(value, text, expected) in cases {
+            let game = format!("[{name} \"{value}\"]\n\n*");
             let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(
                 filter.matches(&Facts::new(game.as_bytes())),
                 expected,
-                "{result:?} {text}"
+                "{value:?} {text}"
             );
         }
     }
 
     #[test]
+    fn a_result_tag_that_is_no_result_is_missing() {
+        one_tag_conditions(
+            "Result",
+            &[
+                ("?", "Result = 1-0", false),
+                ("?", "Result != 1-0", false),
+                ("", "Result != *", false),
+                ("draw", "Result != 1/2-1/2", false),
+                ("draw", "not (Result = 1-0)", true),
+                ("1/2", "Result = 1/2-1/2", true),
+                (" 0-1 ", "Result != 1-0", true),
+                ("*", "Result != 1-0", true),
+            ],
+        );
+    }
+
+    #[test]
     fn dates_of_unknown_days_end_with_their_month() {
-        // (Date, condition, holds)
-        let cases = [
-            ("2019.04.??", "Date <= 2019.04.30", true),
-            ("2019.04.??", "Date < 2019.05.01", true),
-            ("2019.02.??", "Date in 2019.02.01..2019.02.28", true),
-            ("2020.02.??", "Date <= 2020.02.28", false),
-            ("2020.02.??", "Date = 2020.02", true),
-            ("2019.02.29", "Date = 2019", false),
-            ("2019.02.29", "Date != 2019", false),
-        ];
-        for (date, text, expected) in cases {
-            let game = format!("[Date \"{date}\"]\n\n*");
-            let filter = Filter::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(
-                filter.matches(&Facts::new(game.as_bytes())),
-                expected,
-                "{date} {text}"
-            );
-        }
+        one_tag_conditions(
+            "Date",
+            &[
+                ("2019.04.??", "Date <= 2019.04.30", true),
+                ("2019.04.??", "Date < 2019.05.01", true),
+                ("2019.02.??", "Date in 2019.02.01..2019.02.28", true),
+                ("2020.02.??", "Date <= 2020.02.28", false),
+                ("2020.02.??", "Date = 2020.02", true),
+                ("2019.02.29", "Date = 2019", false),
+                ("2019.02.29", "Date != 2019", false),
+            ],
+        );
         assert!(Filter::parse("Date = 2019.02.30").is_err());
     }
 
