@@ -8,7 +8,7 @@ use anyhow::{Context as _, bail};
 use clap::{Args, ValueEnum};
 use pgnkit::diagram::{self, View};
 use pgnkit::pgn::{GameFramer, Span};
-use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer, Severity};
+use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
 use pgnkit::{EpMode, Move, Position, Square};
 
 use super::Exit;
@@ -99,8 +99,8 @@ struct Positions {
     /// was played).
     first_move: usize,
     /// The positions kept, each with where the move that reached it ends
-    /// (`usize::MAX` for the start position: where the first move is).
-    kept: VecDeque<(Shown, usize)>,
+    /// (`None` for the start position).
+    kept: VecDeque<(Shown, Option<usize>)>,
 }
 
 /// A position with the squares of the move that reached it.
@@ -133,11 +133,7 @@ impl Observer<'_> for Positions {
         if ply.ply == 1 {
             self.first_move = ply.span.start;
         }
-        let end = if ply.ply == 0 {
-            usize::MAX
-        } else {
-            ply.span.end
-        };
+        let end = (ply.ply > 0).then_some(ply.span.end);
         let keep = match self.at {
             At::Ply(n) => ply.ply == n,
             At::FromEnd(_) => true,
@@ -234,12 +230,7 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
     let game = args.game;
     // As `fen`: a position only when the mainline reached it before its
     // first error (an illegal move, a syntax error, a bad FEN tag).
-    let first_error = replay.first_mainline_error();
-    let first_move = replay.first_move(positions.first_move);
-    let reached = |end: usize| {
-        let end = if end == usize::MAX { first_move } else { end };
-        first_error.is_none_or(|at| end <= at)
-    };
+    let reached = replay.reached(positions.first_move);
     let found = match at {
         At::Ply(_) => positions.kept.pop_back(),
         At::FromEnd(n) if replay.complete && positions.kept.len() == n as usize + 1 => {
@@ -247,19 +238,13 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
         }
         At::FromEnd(_) => None,
     };
-    let first_error_message = || {
-        replay
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error && !d.in_variation)
-            .min_by_key(|d| d.span.start)
-            .map_or_else(String::new, |d| d.message())
-    };
     Ok(match found {
-        Some((shown, end)) if reached(end) => Ok(shown),
+        Some((shown, end)) if reached.before_errors(end) => Ok(shown),
         Some(_) => Err(format!(
             "game {game} of {name} has an error before the position ({}): it was not reached",
-            first_error_message()
+            replay
+                .first_mainline_error()
+                .map_or_else(String::new, |d| d.message())
         )),
         None if !replay.complete => Err(format!(
             "game {game} of {name} has an error after ply {} ({}): the position was not reached",

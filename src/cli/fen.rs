@@ -270,7 +270,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
         // line starts and where its move ends: the lines from the
         // first untrusted position on are cut off after the replay.
         // The lines go out of memory as they pile up ([`Done::spill`]).
-        let mut lines_at: Vec<(u64, usize)> = Vec::new();
+        let mut lines_at: Vec<(u64, Option<usize>)> = Vec::new();
         let mut spill_error = None;
         // In u64: a FEN tag's move number may be near u32::MAX.
         let mut target: Option<u64> = match which {
@@ -304,7 +304,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             if let Which::All = which {
                 // The start position's "move" ends where the first
                 // move is written, known after the replay.
-                let end = if p.ply == 0 { usize::MAX } else { p.span.end };
+                let end = (p.ply > 0).then_some(p.span.end);
                 lines_at.push((done.stdout_len(), end));
                 show(p.position, (raw.number, p.ply), &texts, line);
                 push_line(&mut done.stdout, Some((raw.number, p.ply)), line, &columns);
@@ -339,14 +339,9 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
             Which::Final => replayer.replay(&raw, &options),
             _ => replayer.replay_with(&raw, &options, &mut on_ply),
         };
-        // Positions from the first mainline error on are not printed; a
-        // first move that was not played is still where the moves begin.
-        let first_error = replay.first_mainline_error();
-        let first_move = replay.first_move(first_move);
-        let trusted = |s: &Seen| {
-            let end = if s.ply == 0 { first_move } else { s.span.end };
-            first_error.is_none_or(|at| end <= at)
-        };
+        // Positions from the first mainline error on are not printed.
+        let reached = replay.reached(first_move);
+        let trusted = |s: &Seen| reached.before_errors((s.ply > 0).then_some(s.span.end));
         let mut printed = false;
         let mut short = false;
         match which {
@@ -365,10 +360,7 @@ pub fn run(args: &FenArgs) -> anyhow::Result<Exit> {
                 // trusted ones are the first lines.
                 let trusted_lines = lines_at
                     .iter()
-                    .position(|&(_, end)| {
-                        let end = if end == usize::MAX { first_move } else { end };
-                        first_error.is_some_and(|at| end > at)
-                    })
+                    .position(|&(_, end)| !reached.before_errors(end))
                     .unwrap_or(lines_at.len());
                 if let Some(&(cut, _)) = lines_at.get(trusted_lines)
                     && let Err(err) = done.truncate_stdout(cut)

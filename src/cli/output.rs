@@ -165,6 +165,16 @@ impl Output {
         Ok(())
     }
 
+    /// Writes the gap before the first bytes written.
+    #[cold]
+    fn write_gap(&mut self) -> io::Result<()> {
+        let gap = std::mem::take(&mut self.gap);
+        match &mut self.sink {
+            Sink::Line(w) => w.write_all(gap),
+            Sink::Block(w) => w.write_all(gap),
+        }
+    }
+
     /// Gives up: what went to standard output or a device stays there, a
     /// temporary file is removed.
     pub fn abort(mut self) {
@@ -228,18 +238,6 @@ fn remove_temporaries_on_signals() {
                 }
             });
     });
-}
-
-impl Output {
-    /// Writes the gap before the first bytes written.
-    #[cold]
-    fn write_gap(&mut self) -> io::Result<()> {
-        let gap = std::mem::take(&mut self.gap);
-        match &mut self.sink {
-            Sink::Line(w) => w.write_all(gap),
-            Sink::Block(w) => w.write_all(gap),
-        }
-    }
 }
 
 impl Write for Output {

@@ -426,7 +426,7 @@ impl<'o> MovetextWriter<'o> {
     /// numbers are a few bytes: copying the whole fixed-size buffer and
     /// cutting it back is a few vector moves, where a copy of `len` bytes
     /// is a call to memcpy.
-    #[inline]
+    #[inline(always)]
     fn token_padded<const N: usize>(&mut self, padded: &[u8; N], len: usize) {
         self.space_for(len);
         let end = self.out.len() + len.min(N);
@@ -441,6 +441,14 @@ impl<'o> MovetextWriter<'o> {
         if self.opens > 0 {
             return self.open_before(len);
         }
+        self.separate(len);
+    }
+
+    /// The space, or the line break when `len` more bytes would pass the
+    /// width (nothing at the start of a line); the next token starts
+    /// after it.
+    #[inline(always)]
+    fn separate(&mut self, len: usize) {
         let column = self.column();
         if column > 0 {
             if column + 1 + len > self.width {
@@ -457,15 +465,7 @@ impl<'o> MovetextWriter<'o> {
     #[cold]
     fn open_before(&mut self, len: usize) {
         let opens = std::mem::take(&mut self.opens);
-        let column = self.column();
-        if column > 0 {
-            if column + 1 + opens + len > self.width {
-                self.newline();
-            } else {
-                self.out.push(b' ');
-            }
-        }
-        self.last_start = self.out.len();
+        self.separate(opens + len);
         self.out.resize(self.out.len() + opens, b'(');
     }
 

@@ -163,6 +163,26 @@ pub struct Replay {
 /// of errors takes no more memory than one with ten thousand.
 pub const MAX_DIAGNOSTICS: usize = 10_000;
 
+/// Which mainline positions of a replayed game were reached legally
+/// ([`Replay::reached`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reached {
+    /// Where the mainline's first error starts.
+    first_error: Option<usize>,
+    /// Where the mainline's first move is written.
+    first_move: usize,
+}
+
+impl Reached {
+    /// Whether the position after the move that ends at `end` (`None`:
+    /// the start position, reached when its first move is) came before
+    /// the first error.
+    pub fn before_errors(&self, end: Option<usize>) -> bool {
+        let end = end.unwrap_or(self.first_move);
+        self.first_error.is_none_or(|at| end <= at)
+    }
+}
+
 /// Diagnostics of one game past [`MAX_DIAGNOSTICS`], by severity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Omitted {
@@ -182,29 +202,32 @@ impl Omitted {
 }
 
 impl Replay {
-    /// Where the mainline's first error starts (a bad `FEN` tag's, in the
-    /// tag section, included), if it has one. A mainline position was
-    /// reached legally when the move that reached it ends at or before
-    /// it; the start position when the first move
-    /// ([`first_move`](Self::first_move)) is written at or before it.
-    /// What `fen` prints and `board` draws of a game with an error.
-    pub fn first_mainline_error(&self) -> Option<usize> {
+    /// The mainline's first error (a bad `FEN` tag's, in the tag section,
+    /// included), if it has one.
+    pub fn first_mainline_error(&self) -> Option<&Diagnostic> {
         self.diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error && !d.in_variation)
-            .map(|d| d.span.start)
-            .min()
+            .min_by_key(|d| d.span.start)
     }
 
-    /// Where the mainline's first move is written, given where its first
-    /// played move is (the text's end when none was): a move before it
-    /// that was not played (illegal, or no move) comes first.
-    pub fn first_move(&self, first_played: usize) -> usize {
-        self.diagnostics
+    /// Which mainline positions were reached legally, before the game's
+    /// first error: what `fen` prints and `board` draws of a game with an
+    /// error. `first_played` is where the first played move is written
+    /// (the text's end when none was).
+    pub fn reached(&self, first_played: usize) -> Reached {
+        // A first move that was not played (illegal, or no move) is still
+        // where the moves begin.
+        let first_move = self
+            .diagnostics
             .iter()
             .filter(|d| d.before.is_some() && !d.in_variation)
             .map(|d| d.span.start)
-            .fold(first_played, usize::min)
+            .fold(first_played, usize::min);
+        Reached {
+            first_error: self.first_mainline_error().map(|d| d.span.start),
+            first_move,
+        }
     }
 
     /// Whether any diagnostic is an error.
