@@ -159,31 +159,41 @@ fn positions_after_an_error_are_not_drawn() {
     // (game, --ply or none, drawn)
     let syntax = b"1. d4 d5 2. c4 } e6 3. Nc3 *\n";
     let impossible = b"[SetUp \"1\"]\n[FEN \"1k6/8/8/8/4n1n1/8/5K2/8 w - - 0 1\"]\n\n1. Kf1 *\n";
-    let cases: [(&[u8], Option<&str>, bool); 6] = [
-        (syntax, None, false),
-        (syntax, Some("5"), false),
-        (syntax, Some("4"), false),
-        (syntax, Some("3"), true),
-        (impossible, None, false),
-        (impossible, Some("0"), false),
+    // The first error's place and text, as `fen` and `validate` write it.
+    let syntax_error = "<stdin>:1:16: error: game 1 (? - ?): unexpected character `}`";
+    let fen_error = "<stdin>:2:7: error: game 1 (? - ?): FEN tag: position cannot arise";
+    let cases: [(&[u8], Option<&str>, Option<&str>); 6] = [
+        (syntax, None, Some(syntax_error)),
+        (syntax, Some("5"), Some(syntax_error)),
+        (syntax, Some("4"), Some(syntax_error)),
+        (syntax, Some("3"), None),
+        (impossible, None, Some(fen_error)),
+        (impossible, Some("0"), Some(fen_error)),
     ];
-    for (game, ply, drawn) in cases {
+    for (game, ply, error) in cases {
         let mut args = vec!["board", "--letters"];
         if let Some(ply) = ply {
             args.extend(["--ply", ply]);
         }
         let out = pgnkit_in(&args, game);
         let context = format!("{ply:?}: {}", String::from_utf8_lossy(game));
-        if drawn {
-            assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{context}");
-            assert!(out.stdout.contains("a b c d e f g h"), "{context}");
-        } else {
-            assert_eq!((out.code, out.stdout.as_str()), (1, ""), "{context}");
-            assert!(
-                out.stderr.contains("it was not reached"),
-                "{context}: {}",
-                out.stderr
-            );
+        match error {
+            None => {
+                assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{context}");
+                assert!(out.stdout.contains("a b c d e f g h"), "{context}");
+            }
+            Some(error) => {
+                assert_eq!((out.code, out.stdout.as_str()), (1, ""), "{context}");
+                let lines: Vec<&str> = out.stderr.lines().collect();
+                assert!(lines[0].starts_with(error), "{context}: {}", out.stderr);
+                assert!(
+                    lines.last().is_some_and(|l| l.starts_with(
+                        "pgnkit board: game 1 of <stdin>: the position was not reached"
+                    )),
+                    "{context}: {}",
+                    out.stderr
+                );
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context as _, bail};
 use clap::{Args, ValueEnum};
 use pgnkit::diagram::{self, View};
+use pgnkit::engine::display_name;
 use pgnkit::pgn::{GameFramer, Span};
 use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
 use pgnkit::{EpMode, Move, Position, Square};
@@ -15,6 +16,7 @@ use super::Exit;
 use super::args::{ColorChoice, Letters, OutputFile};
 use super::open_input;
 use super::output::Output;
+use super::report::{self, Context, Done};
 
 /// Draw a position: a diagram for the terminal, or an SVG image.
 ///
@@ -165,8 +167,10 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<Exit> {
         },
         None => match game_position(args)? {
             Ok(found) => found,
-            Err(why) => {
-                eprintln!("pgnkit board: {why}");
+            Err(unreached) => {
+                let mut stderr = std::io::stderr().lock();
+                stderr.write_all(&unreached.diagnostics)?;
+                writeln!(stderr, "pgnkit board: {}", unreached.why)?;
                 return out.close(Exit::Errors);
             }
         },
@@ -188,10 +192,28 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<Exit> {
     out.close(Exit::Ok)
 }
 
+/// Why a game has no position to draw: the game's errors, as `fen` writes
+/// them, and a line that says which position was asked for.
+struct Unreached {
+    /// The diagnostics (`file:line:column: error: game N …`), each on its
+    /// line; none when the game is merely too short.
+    diagnostics: Vec<u8>,
+    why: String,
+}
+
+impl Unreached {
+    fn because(why: String) -> Unreached {
+        Unreached {
+            diagnostics: Vec::new(),
+            why,
+        }
+    }
+}
+
 /// The position of the asked game at the asked ply, or why there is none.
-fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
+fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, Unreached>> {
     let path = args.file.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let name = path.display().to_string();
+    let name = display_name(&path);
     let input = open_input(&path).with_context(|| format!("cannot open {name}"))?;
     let mut games = GameFramer::for_input(input);
     let Some(wanted) = args.game.checked_sub(1) else {
@@ -201,13 +223,23 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
         match games.next_game() {
             Some(Ok(_)) => {}
             Some(Err(err)) => bail!("{name}: {err}"),
-            None => return Ok(Err(format!("{name} has fewer than {} games", args.game))),
+            None => {
+                return Ok(Err(Unreached::because(format!(
+                    "{name} has fewer than {} games",
+                    args.game
+                ))));
+            }
         }
     }
     let raw = match games.next_game() {
         Some(Ok(raw)) => raw,
         Some(Err(err)) => bail!("{name}: {err}"),
-        None => return Ok(Err(format!("{name} has fewer than {} games", args.game))),
+        None => {
+            return Ok(Err(Unreached::because(format!(
+                "{name} has fewer than {} games",
+                args.game
+            ))));
+        }
     };
     let at = match args.ply {
         Some(n) if n >= 0 => At::Ply(u32::try_from(n).unwrap_or(u32::MAX)),
@@ -238,25 +270,35 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, String>> {
         }
         At::FromEnd(_) => None,
     };
+    // The game's errors, where and what, as `fen` and `validate` name them.
+    let diagnostics = || {
+        let ctx = Context::text(&name, args.color.colour(std::io::stderr().is_terminal()));
+        let mut done = Done::<()>::default();
+        report::write_errors(&ctx, &raw, &replay, &mut done);
+        done.stderr
+    };
     Ok(match found {
         Some((shown, end)) if reached.before_errors(end) => Ok(shown),
-        Some(_) => Err(format!(
-            "game {game} of {name} has an error before the position ({}): it was not reached",
-            replay
-                .first_mainline_error()
-                .map_or_else(String::new, |d| d.message())
-        )),
-        None if !replay.complete => Err(format!(
-            "game {game} of {name} has an error after ply {} ({}): the position was not reached",
-            replay.plies,
-            replay.position.map_or_else(
-                || "no start position".to_string(),
-                |p| p.fen(EpMode::Always)
-            )
-        )),
-        None => Err(format!(
+        Some(_) => Err(Unreached {
+            diagnostics: diagnostics(),
+            why: format!(
+                "game {game} of {name}: the position was not reached: it comes after an error"
+            ),
+        }),
+        None if !replay.complete => Err(Unreached {
+            diagnostics: diagnostics(),
+            why: format!(
+                "game {game} of {name}: the position was not reached: the mainline stops at an error after ply {} ({})",
+                replay.plies,
+                replay.position.map_or_else(
+                    || "no start position".to_string(),
+                    |p| p.fen(EpMode::Always)
+                )
+            ),
+        }),
+        None => Err(Unreached::because(format!(
             "game {game} of {name} has only {} plies",
             replay.plies
-        )),
+        ))),
     })
 }

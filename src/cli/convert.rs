@@ -8,7 +8,7 @@ use pgnkit::convert::{
     AddedTags, Converter, MAX_TREE_MOVES, PgnOptions, PlayError, PlayErrorKind, Required,
     ResultFix, check_tree_budget, play_game, result_fix,
 };
-use pgnkit::engine::{Item, PooledReplayer};
+use pgnkit::engine::{Item, PooledReplayer, display_name};
 use pgnkit::opening::{Classifier, Openings, set_opening_tags};
 use pgnkit::pgn::{
     LineIndex, Outcome, ParseOptions, ParsePgnErrorKind, RawGame, Span, TagSelection, WriteOptions,
@@ -635,11 +635,7 @@ fn from_json(
     let mut buf = Vec::new();
     let mut text = Vec::new();
     for file in files {
-        let shown = if file.as_os_str() == "-" {
-            "<stdin>".to_string()
-        } else {
-            file.display().to_string()
-        };
+        let shown = display_name(file);
         let mut input = std::io::BufReader::new(super::open_input(file)?);
         let mut number = 0u64;
         for line_number in 1u64.. {

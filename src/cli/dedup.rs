@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use pgnkit::dedup::{Criterion, Finder, Fingerprint, Found, Location, fingerprint};
-use pgnkit::engine::{Item, PooledReplayer};
+use pgnkit::engine::{Item, PooledReplayer, display_name};
 use pgnkit::replay::ReplayOptions;
 
 use super::Exit;
@@ -158,16 +158,7 @@ fn parse_size(text: &str) -> Result<usize, String> {
 
 /// The input names as the engine shows them.
 fn names(run: &Run) -> Vec<String> {
-    run.paths
-        .iter()
-        .map(|p| {
-            if p == Path::new("-") {
-                "<stdin>".to_string()
-            } else {
-                p.display().to_string()
-            }
-        })
-        .collect()
+    run.paths.iter().map(|p| display_name(p)).collect()
 }
 
 /// Bytes a key takes in the set of the first pass (with the set's own

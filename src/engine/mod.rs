@@ -483,8 +483,8 @@ where
     Ok(())
 }
 
-/// The name of an input in messages.
-fn display_name(path: &Path) -> String {
+/// The name of an input in messages: `<stdin>` for `-`, else the path.
+pub fn display_name(path: &Path) -> String {
     if path == Path::new("-") {
         "<stdin>".to_string()
     } else {
