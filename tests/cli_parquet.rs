@@ -224,7 +224,8 @@ fn tags_parquet_of_the_lichess_sample_types_the_jsonl_cells() {
     let input = data.join(LICHESS);
     let input = input.to_str().expect("a UTF-8 path");
     let fields = "game,White,WhiteElo,elo,Date,plies,status,valid,clock.white,clock.black,\
-                  clock.white.10,used.white,used.black.max,drop.white,drop.black,eval,clocks,evals";
+                  clock.white.10,used.white,used.black.max,drop.white,drop.black,eval,clocks,evals,\
+                  WhiteRatingDiff,BlackRatingDiff";
     let file = dir.join("tags.parquet");
     let out = pgnkit(&[
         "tags",
@@ -265,6 +266,62 @@ fn tags_parquet_of_the_lichess_sample_types_the_jsonl_cells() {
         drops += usize::from(!row["drop.white"].is_null());
     }
     assert!(drops >= 30, "{drops} games with an evaluation drop");
+    // Lichess writes a gain with its sign (`+5`): a number, as a loss is.
+    let gains = expected
+        .iter()
+        .filter(|line| line["WhiteRatingDiff"].as_i64().is_some_and(|n| n > 0))
+        .count();
+    assert!(gains >= 200, "{gains} games with a gain for White");
+    assert_eq!(schema["WhiteRatingDiff"], "int64");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn every_tag_column_holds_its_text_as_csv_does() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    if !have_pyarrow() {
+        return;
+    }
+    let dir = tempdir("tags-star");
+    // Ratings written `1500?` (Seirawan chess from pychess's corpus).
+    let input = data.join("corpus/pychess/variants/schess.pgn");
+    let input = input.to_str().expect("a UTF-8 path");
+    let file = dir.join("star.parquet");
+    let out = pgnkit(&[
+        "tags",
+        "--format",
+        "parquet",
+        "-f",
+        "game,White,*",
+        "-o",
+        file.to_str().unwrap(),
+        input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let csv = pgnkit(&["tags", "--format", "csv", "-f", "game,White,*", input]);
+    assert_eq!(csv.code, 0, "{}", csv.stderr);
+    let mut table = csv.stdout.lines();
+    let header: Vec<&str> = table.next().expect("a header").split(',').collect();
+    assert_eq!(header.iter().filter(|&&name| name == "White").count(), 1);
+    let back = read_back(&file, "");
+    let schema = back["schema"].as_object().expect("a schema");
+    assert_eq!(schema.keys().collect::<Vec<_>>(), header);
+    assert!(header[1..].iter().all(|name| schema[*name] == "string"));
+    let rows = back["data"].as_array().expect("rows");
+    let mut unrated = 0;
+    for (row, line) in rows.iter().zip(table) {
+        // The file's values hold no comma or quote: plain csv cells.
+        let cells: Vec<&str> = line.split(',').collect();
+        for (name, cell) in header.iter().zip(cells).skip(1) {
+            let got = row[*name].as_str().unwrap_or("");
+            assert_eq!(got, cell, "game {}: {name}", row["game"]);
+        }
+        unrated += usize::from(row["WhiteElo"] == "1500?");
+    }
+    assert_eq!(rows.len(), back["rows"].as_u64().unwrap() as usize);
+    assert!(unrated >= 100, "{unrated} ratings `1500?`");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -391,18 +448,17 @@ fn every_tag_and_the_opening_in_parquet_are_what_jsonl_and_json_say() {
         for (row, line) in rows.iter().zip(&expected) {
             let line = line.as_object().expect("an object");
             for (name, got) in row.as_object().expect("a row") {
-                // A tag the game lacks is null. A number tag not written
-                // plainly is a string in JSON: its integer column holds
-                // the number (`+5`) or null (`?`).
-                let int = back["schema"][name] == "int64";
-                let want = match line.get(name) {
-                    None => Value::Null,
-                    Some(Value::String(text)) if int => {
-                        text.parse::<i64>().map_or(Value::Null, Value::from)
+                // A tag the game lacks is null. `*`'s columns hold text,
+                // where JSON types the tags listed as numbers (`+5` is 5).
+                let text = back["schema"][name] == "string";
+                let same = match line.get(name) {
+                    None => got.is_null(),
+                    Some(Value::Number(n)) if text => {
+                        got.as_str().and_then(|t| t.trim().parse::<i64>().ok()) == n.as_i64()
                     }
-                    Some(want) => want.clone(),
+                    Some(want) => got == want,
                 };
-                assert_eq!(got, &want, "{test}: game {}: {name}", line["game"]);
+                assert!(same, "{test}: game {}: {name}: {got}", line["game"]);
             }
             let probe = if test == "opening" {
                 "opening"

@@ -202,16 +202,86 @@ fn every_tag_of_every_game_across_files() {
         let cells: Vec<&str> = line.split('\t').collect();
         assert_eq!(cells.len(), header.len());
         for (name, cell) in header.iter().zip(&cells).skip(2) {
-            let want = match game.get(*name) {
-                Some(serde_json::Value::String(s)) => s.replace(['\t', '\n', '\r'], " "),
-                Some(value) => value.to_string(),
-                None => String::new(),
+            // JSON types the tags listed as numbers (`+5` is 5).
+            let same = match game.get(*name) {
+                Some(serde_json::Value::String(s)) => *cell == s.replace(['\t', '\n', '\r'], " "),
+                Some(serde_json::Value::Number(n)) => cell.trim().parse::<i64>().ok() == n.as_i64(),
+                Some(value) => panic!("{name}: {value}"),
+                None => cell.is_empty(),
             };
-            assert_eq!(*cell, want, "{name} of {line}");
+            assert!(same, "{name} of {line}");
         }
     }
     // Standard input cannot be read twice.
     let (code, _, err) = pgnkit(&["tags", "-f", "*", "-"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--format jsonl"), "{err}");
+}
+
+#[test]
+fn every_shard_has_the_whole_inputs_tag_columns() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    // Tags that only some games have (lichess: titles, rating changes).
+    let path = data.join("corpus/shakmaty-pgn-reader/lichess_db_1000k.pgn");
+    let input = path.to_str().unwrap();
+    for format in ["csv", "tsv"] {
+        let (code, whole, err) = pgnkit(&["tags", "--format", format, "-f", "game,*", input]);
+        assert_eq!(code, 0, "{err}");
+        for n in 2..=5 {
+            let mut joined = String::new();
+            for k in 1..=n {
+                let shard = format!("{k}/{n}");
+                let args = [
+                    "tags", "--format", format, "-f", "game,*", "--shard", &shard, input,
+                ];
+                let (code, part, err) = pgnkit(&args);
+                assert_eq!(code, 0, "{shard}: {err}");
+                joined.push_str(&part);
+            }
+            assert!(joined == whole, "{format}: {n} shards differ from one run");
+        }
+    }
+}
+
+#[test]
+fn tables_keep_each_side_in_its_place() {
+    let games = "[White \"A\"]\n[WhiteElo \"2000\"]\n\n*\n\n\
+                 [Black \"B\"]\n[BlackElo \"2100\"]\n\n*\n\n\
+                 [White \"A\"]\n[Black \"B\"]\n[WhiteElo \"2000\"]\n[BlackElo \"2100\"]\n\n*\n\n\
+                 [Event \"none\"]\n\n*\n";
+    let file = temp_file("sides.pgn", games);
+    let file = file.to_str().unwrap();
+    let (code, csv, err) = pgnkit(&["tags", "--format", "csv", "-f", "player,elo,WhiteElo", file]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        csv,
+        "player,elo,WhiteElo\nA;,2000;,2000\n;B,;2100,\nA;B,2000;2100,2000\n,,\n"
+    );
+    let (code, tsv, err) = pgnkit(&["tags", "-f", "player,elo", file]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(tsv, "A;\t2000;\n;B\t;2100\nA;B\t2000;2100\n\t\n");
+}
+
+#[test]
+fn integer_tags_read_alike_in_every_table() {
+    let game = "[WhiteElo \"02400\"]\n[BlackElo \" 2300\"]\n[WhiteRatingDiff \"+5\"]\n\
+                [BlackRatingDiff \"-5\"]\n[PlyCount \"2400.0\"]\n[Board \"?\"]\n\n*\n";
+    let file = temp_file("integers.pgn", game);
+    let fields = "WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,PlyCount,Board,elo";
+    let (code, jsonl, err) = pgnkit(&[
+        "tags",
+        "--format",
+        "jsonl",
+        "-f",
+        fields,
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        jsonl,
+        "{\"WhiteElo\":2400,\"BlackElo\":2300,\"WhiteRatingDiff\":5,\"BlackRatingDiff\":-5,\
+         \"PlyCount\":\"2400.0\",\"Board\":\"?\",\"elo\":[2400,2300]}\n"
+    );
 }

@@ -535,7 +535,7 @@ fn parquet_row(
     for ((_, int), tag) in PARQUET_TAGS.iter().zip(&tags) {
         row.value(match (tag, int) {
             (None, _) => Value::Null,
-            (Some(text), true) => text.trim().parse().map_or(Value::Null, Value::Int),
+            (Some(text), true) => pgnkit::filter::integer(text).map_or(Value::Null, Value::Int),
             (Some(text), false) => Value::Text(text),
         });
     }

@@ -8,10 +8,11 @@ use std::ops::ControlFlow;
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use pgnkit::engine::{self, Failure, Item, PooledReplayer, Sink};
-use pgnkit::filter::{Facts, Field, FieldType};
+use pgnkit::filter::{Facts, Field, FieldType, integer};
 use pgnkit::opening::{Classifier, Openings};
 use pgnkit::pgn::RawGame;
 use pgnkit::replay::{MainlinePly, Replay, ReplayOptions};
+use pgnkit::shard::Shard;
 use pgnkit::timeline::Timeline;
 
 use super::Exit;
@@ -131,6 +132,8 @@ enum Source {
     Field(Field),
     /// Every tag of the game, each under its name (`*` in jsonl).
     AllTags,
+    /// One tag of `*` in a table: its text, whatever the tag's type.
+    Tag(String),
 }
 
 /// A column: its name and what it shows.
@@ -182,14 +185,23 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
             args.format.name()
         );
         let names = tag_names(&run)?;
+        // A tag named as a column of its own keeps that column (as in jsonl).
+        let named: HashSet<String> = columns
+            .iter()
+            .filter_map(|c| match &c.source {
+                Source::Field(Field::Tag(name)) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
         columns = columns
             .into_iter()
             .flat_map(|c| match c.source {
                 Source::AllTags => names
                     .iter()
+                    .filter(|name| !named.contains(*name))
                     .map(|name| Column {
                         name: name.clone(),
-                        source: Source::Field(Field::Tag(name.clone())),
+                        source: Source::Tag(name.clone()),
                     })
                     .collect(),
                 _ => vec![c],
@@ -335,6 +347,7 @@ fn cells<'f>(
             Source::Number => Cell::Number(number),
             Source::File => Cell::Text(vec![Some(Cow::Borrowed(name))]),
             Source::AllTags => Cell::Tags(facts),
+            Source::Tag(name) => Cell::Text(vec![facts.tag(name)]),
             // Both sides, each in its place: JSON shows a missing one as null.
             Source::Field(Field::Player) => {
                 Cell::Text(vec![facts.tag("White"), facts.tag("Black")])
@@ -364,7 +377,7 @@ fn parquet_table(
         Source::Field(Field::Valid) => Kind::Bool,
         Source::Field(field) if field.is_fractional() => Kind::Real,
         Source::Field(field) if field.field_type() == FieldType::Number => Kind::Int,
-        Source::Field(_) | Source::File | Source::AllTags => Kind::Text,
+        Source::Field(_) | Source::File | Source::AllTags | Source::Tag(_) => Kind::Text,
     };
     let specs: Vec<Spec> = columns
         .iter()
@@ -422,7 +435,7 @@ fn typed<'t>(
         return Value::Null;
     };
     match kind {
-        Kind::Int => text.parse().map_or(Value::Null, Value::Int),
+        Kind::Int => integer(text).map_or(Value::Null, Value::Int),
         Kind::Real => text.parse().map_or(Value::Null, Value::Real),
         Kind::Bool => Value::Bool(text == "valid"),
         Kind::Text => Value::Text(text),
@@ -445,7 +458,11 @@ fn tag_names(run: &Run) -> anyhow::Result<Vec<String>> {
             }
         }
     };
-    let quiet = run.clone().quiet(true);
+    // Every shard's columns are the whole input's: the shards' tables
+    // concatenate into one run's.
+    let mut quiet = run.clone().quiet(true);
+    quiet.options.shard = Shard::whole();
+    quiet.options.index = None;
     let mut sink = std::io::sink();
     let mut writer: Writer<'_, TagNames> = Writer::new(&mut sink, &quiet);
     execute(&quiet, &mut writer, || (), game)?;
@@ -653,16 +670,17 @@ fn write_row(
     Ok(())
 }
 
-/// A cell as text: its values joined by `;`, empty when there is none.
+/// A cell as text: its value, or both sides' (`player`, `elo`) joined by
+/// `;`, each in its place (`;2000` when only Black's is there); empty when
+/// there is none.
 fn joined<'c>(cell: &'c [Option<Cow<'_, str>>]) -> Cow<'c, str> {
-    let mut values = cell.iter().flatten();
-    match (values.next(), values.next()) {
-        (None, _) => Cow::Borrowed(""),
-        (Some(one), None) => Cow::Borrowed(one.as_ref()),
+    match cell {
+        [] => Cow::Borrowed(""),
+        [one] => Cow::Borrowed(one.as_deref().unwrap_or("")),
+        _ if cell.iter().all(Option::is_none) => Cow::Borrowed(""),
         _ => Cow::Owned(
             cell.iter()
-                .flatten()
-                .map(Cow::as_ref)
+                .map(|value| value.as_deref().unwrap_or(""))
                 .collect::<Vec<_>>()
                 .join(";"),
         ),
@@ -681,13 +699,16 @@ fn json_cell(source: &Source, cell: &[Option<Cow<'_, str>>]) -> serde_json::Valu
     let number = match source {
         Source::Game | Source::Number => true,
         Source::Field(field) => field.field_type() == FieldType::Number,
-        Source::File | Source::AllTags => false,
+        Source::File | Source::AllTags | Source::Tag(_) => false,
     };
     let value = |text: &Option<Cow<'_, str>>| -> Value {
         match (text, field) {
             (None, _) => Value::Null,
             (Some(text), Some(Field::Valid)) => Value::Bool(text == "valid"),
-            (Some(text), _) if number => json_number(text),
+            (Some(text), Some(field)) if number && field.is_fractional() => json_decimal(text),
+            (Some(text), _) if number => {
+                integer(text).map_or_else(|| text.to_string().into(), Value::from)
+            }
             (Some(text), _) => Value::String(text.to_string()),
         }
     };
@@ -698,15 +719,9 @@ fn json_cell(source: &Source, cell: &[Option<Cow<'_, str>>]) -> serde_json::Valu
     }
 }
 
-/// A number field's value: a JSON number when the text is an integer or
-/// a decimal (seconds, pawns) written plainly (so that nothing is lost),
-/// else the text (`?`, `-`).
-fn json_number(text: &str) -> serde_json::Value {
-    if let Ok(n) = text.parse::<i64>()
-        && n.to_string() == text
-    {
-        return n.into();
-    }
+/// A clock or evaluation field's value: a JSON number when the text is a
+/// decimal written plainly (as pgnkit writes them), else the text.
+fn json_decimal(text: &str) -> serde_json::Value {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x.to_string() == text => x.into(),
         _ => serde_json::Value::String(text.to_string()),

@@ -455,6 +455,15 @@ fn search(text: &str, op: Op, value: &Literal) -> bool {
     }
 }
 
+/// A tag's value as an integer, if it is one: decimal digits after an
+/// optional sign, with spaces around them (`+5`, `02400`, ` 2300`);
+/// `None` for anything else (`?`, `2400.0`) and beyond `i64`. How the
+/// tables (`tags --format jsonl` and parquet, `convert --to parquet`) type
+/// the tags listed as numbers.
+pub fn integer(text: &str) -> Option<i64> {
+    text.trim().parse().ok()
+}
+
 /// A field's text as a number, if it is one.
 fn number(text: &str) -> Option<f64> {
     text.trim().parse::<f64>().ok().filter(|n| n.is_finite())
