@@ -169,3 +169,38 @@ fn stats_and_convert_json_are_typed() {
         }
     }
 }
+
+#[test]
+fn options_that_shape_pgn_text_are_refused_for_json_and_parquet() {
+    use cli_support::pgnkit_in;
+    // A valid game and one with an illegal move: JSON Lines hold the first
+    // and nothing else, whatever the options.
+    let games = b"[Event \"ok\"]\n\n1. e4 e5 *\n\n[Event \"bad\"]\n\n1. e4 e5 2. Ke3 *\n";
+    let out = pgnkit_in(&["convert", "--to", "json"], games);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(objects(&out.stdout).len(), 1);
+    let options: [&[&str]; 7] = [
+        &["--keep-invalid"],
+        &["--no-comments"],
+        &["--no-tags", "--no-nags"],
+        &["--no-variations"],
+        &["--pawn-letter"],
+        &["--ep-mark"],
+        &["--bare"],
+    ];
+    for to in ["json", "parquet"] {
+        for option in options {
+            let mut args = vec!["convert", "--to", to, "-o", "never-written"];
+            args.extend(option);
+            let out = pgnkit_in(&args, games);
+            assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{args:?}");
+            let named = option.join(", ");
+            assert!(
+                out.stderr.contains(&format!("{named} shape")),
+                "{args:?}: {}",
+                out.stderr
+            );
+        }
+    }
+    assert!(!std::path::Path::new("never-written").exists());
+}

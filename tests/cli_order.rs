@@ -56,7 +56,7 @@ fn one_and_two_jobs_write_the_same_bytes_in_small_batches() {
         &["fen"],
         &["fen", "--all", "--epd"],
         &["convert", "--to", "uci"],
-        &["convert", "--to", "json", "--keep-invalid"],
+        &["convert", "--to", "json"],
         &["filter", "-e", "plies >= 40 or status = checkmate"],
         &["filter", "-v", "-e", "plies >= 40 or status = checkmate"],
         &["tags", "--fields", "White,Black,Result"],

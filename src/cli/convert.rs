@@ -280,18 +280,37 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         }
         None => style,
     };
-    let pgn_only = args.bare
-        || args.no_move_numbers
-        || args.no_result
-        || args.no_check_marks
-        || args.fix_result
-        || args.fen_comments
-        || !args.add_tags.is_empty();
-    anyhow::ensure!(
-        !(pgn_only && matches!(args.to, To::Json | To::Parquet)),
-        "--bare, --no-move-numbers, --no-result, --no-check-marks, --fix-result, \
-         --add-tags and --fen-comments shape PGN output, not --to json or parquet"
-    );
+    if matches!(args.to, To::Json | To::Parquet) {
+        // Options that shape PGN text: JSON and Parquet have fields of their
+        // own (every tag, comment, NAG and variation; SAN and UCI moves).
+        let pgn_only = [
+            ("--bare", args.bare),
+            ("--no-move-numbers", args.no_move_numbers),
+            ("--no-result", args.no_result),
+            ("--no-check-marks", args.no_check_marks),
+            ("--no-tags", args.no_tags),
+            ("--no-comments", args.no_comments),
+            ("--no-nags", args.no_nags),
+            ("--no-variations", args.no_variations),
+            ("--pawn-letter", args.pawn_letter),
+            ("--ep-mark", args.ep_mark),
+            ("--fix-result", args.fix_result),
+            ("--add-tags", !args.add_tags.is_empty()),
+            ("--fen-comments", args.fen_comments),
+            ("--keep-invalid", args.keep_invalid),
+        ];
+        let given: Vec<&str> = pgn_only
+            .iter()
+            .filter(|(_, given)| *given)
+            .map(|(name, _)| *name)
+            .collect();
+        anyhow::ensure!(
+            given.is_empty(),
+            "{} shape{} PGN output, not --to json or parquet",
+            given.join(", "),
+            if given.len() == 1 { "s" } else { "" }
+        );
+    }
     let write_options = WriteOptions {
         width: if args.bare { usize::MAX } else { args.width },
         tags: if args.no_tags || args.bare {
