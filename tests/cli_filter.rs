@@ -264,6 +264,57 @@ fn first_count_output_and_flags() {
 }
 
 #[test]
+fn an_input_under_another_name_is_no_output() {
+    let dir = temp_dir().join("same-file");
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("games.pgn");
+    let text = "[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n";
+    std::fs::write(&input, text).unwrap();
+    // Hard links: as the file itself (split's first parts are links too).
+    for name in ["link.pgn", "part1.pgn", "partmatches.pgn"] {
+        let _ = std::fs::remove_file(dir.join(name));
+        std::fs::hard_link(&input, dir.join(name)).unwrap();
+    }
+    let link = dir.join("link.pgn");
+    let parts = dir.join("part{num}.pgn");
+    let matches = dir.join("part{match}.pgn");
+    let (input, link) = (input.to_str().unwrap(), link.to_str().unwrap());
+    let (parts, matches) = (parts.to_str().unwrap(), matches.to_str().unwrap());
+    for args in [
+        vec!["filter", "-o", link, input],
+        vec!["filter", "--append", link, input],
+        vec!["split", "--every", "1", "--template", parts, input],
+        vec!["split", "-e", "true", "--template", matches, input],
+    ] {
+        let out = pgnkit(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("one of the inputs"),
+            "{args:?}: {}",
+            out.stderr
+        );
+        assert_eq!(std::fs::read_to_string(input).unwrap(), text, "{args:?}");
+    }
+    // Standard input redirected from the file: appending to it would read
+    // the games written for ever.
+    for args in [["filter", "--append", input], ["filter", "-o", link]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+            .args(args)
+            .stdin(std::fs::File::open(input).unwrap())
+            .output()
+            .expect("run pgnkit");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("standard input reads it"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(std::fs::read_to_string(input).unwrap(), text, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn regression_files_without_final_line_break_do_not_run_together() {
     let dir = temp_dir();
     let (a, b) = (dir.join("nolf-a.pgn"), dir.join("nolf-b.pgn"));

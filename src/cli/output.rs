@@ -358,19 +358,61 @@ pub fn refuse_directories(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Refuses an output file that is one of the inputs: the same path, a
+/// symbolic or a hard link to it, or the file standard input reads when
+/// it is an input (`filter --append g.pgn < g.pgn` would read its own
+/// output for ever).
 pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
-    let Ok(target) = fs::canonicalize(path) else {
+    let Ok(target) = fs::metadata(path) else {
         return Ok(()); // does not exist yet, so it is no input
     };
-    for input in inputs {
-        if fs::canonicalize(input).is_ok_and(|i| i == target) {
+    let stdin = Path::new("-");
+    let canonical = fs::canonicalize(path).ok();
+    for input in inputs.iter().filter(|input| *input != stdin) {
+        if fs::metadata(input).is_ok_and(|input| same_file(&input, &target))
+            || (canonical.is_some() && fs::canonicalize(input).ok() == canonical)
+        {
             bail!(
                 "refusing to write to {}: it is one of the inputs",
                 path.display()
             );
         }
     }
+    let reads_stdin = inputs.is_empty() || inputs.iter().any(|input| input == stdin);
+    if reads_stdin && stdin_metadata().is_some_and(|input| same_file(&input, &target)) {
+        bail!(
+            "refusing to write to {}: standard input reads it",
+            path.display()
+        );
+    }
     Ok(())
+}
+
+/// Whether two files are one: the same device and inode.
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// Elsewhere the metadata cannot tell: the paths are compared, each made
+/// canonical.
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    false
+}
+
+/// What standard input reads, when it is a file.
+#[cfg(unix)]
+fn stdin_metadata() -> Option<fs::Metadata> {
+    use std::os::fd::AsFd as _;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    fs::File::from(fd).metadata().ok()
+}
+
+#[cfg(not(unix))]
+fn stdin_metadata() -> Option<fs::Metadata> {
+    None
 }
 
 #[cfg(test)]
