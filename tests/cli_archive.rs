@@ -509,3 +509,38 @@ fn games_appended_to_a_file_without_a_last_line_break_stay_apart() {
     assert_eq!(std::fs::read_to_string(&filtered).unwrap(), apart);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn one_part_of_every_corpus_file_is_the_file() {
+    let Some(files) = common::pgn_files(&["corpus", "broken"], false) else {
+        return;
+    };
+    let dir = scratch("split-whole");
+    let template = format!("{}/{{num}}.pgn", dir.display());
+    let mut checked = 0;
+    for file in &files {
+        let path = file.to_str().unwrap();
+        // What `filter` writes of every game: the input, byte for byte.
+        let whole = pgnkit_bytes(&["filter", "-e", "true", path]);
+        if whole.code != 0 {
+            continue;
+        }
+        let out = pgnkit(&["split", "--every", "100000000", "-t", &template, path]);
+        assert_eq!(out.code, 0, "{path}: {}", out.stderr);
+        let part = dir.join("1.pgn");
+        let written = std::fs::read(&part).unwrap_or_default();
+        assert!(written == whole.stdout, "{path}: split differs from filter");
+        let _ = std::fs::remove_file(part);
+        // dedup with nothing to drop writes every game as filter does.
+        let dedup = pgnkit_bytes(&["dedup", "--by", "exact", path]);
+        if dedup.stderr.contains(" 0 duplicates") {
+            assert!(
+                dedup.stdout == whole.stdout,
+                "{path}: dedup differs from filter"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 150, "{checked} files");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -271,7 +271,7 @@ impl Write for Output {
 
 /// Game records written one after another: a record that ends without a
 /// line break (the last game of a file) is kept apart from the next one
-/// by a blank line.
+/// by a blank line ([`last_mark`]).
 pub struct Joined<W> {
     /// Where the records go.
     pub out: W,
@@ -289,14 +289,27 @@ impl<W: Write> Joined<W> {
     /// # Errors
     /// The output cannot be written.
     pub fn record(&mut self, record: &[u8]) -> io::Result<()> {
-        let Some(&last) = record.last() else {
+        if record.is_empty() {
             return Ok(());
-        };
+        }
         self.out.write_all(gap_after(self.last))?;
         self.out.write_all(record)?;
-        self.last = last;
+        self.last = last_mark(record, self.last);
         Ok(())
     }
+}
+
+/// What decides the gap after `record`, written after text that `before`
+/// decided: its last byte other than a space or a tab. A record holds
+/// what follows its game up to the next game, and so the blanks that
+/// begin the next game's line (`*\n\n  [Event`): they need no gap.
+pub fn last_mark(record: &[u8], before: u8) -> u8 {
+    record
+        .iter()
+        .rev()
+        .copied()
+        .find(|&b| !matches!(b, b' ' | b'\t'))
+        .unwrap_or(before)
 }
 
 /// What keeps a game apart from text whose last byte is `last`: nothing

@@ -14,7 +14,9 @@ use pgnkit::replay::ReplayOptions;
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, PGN_FILES, Run, ShowProgress, WORKERS};
 use super::filter::Matcher;
-use super::output::{gap_after, last_byte, refuse_directories, refuse_overwriting_inputs};
+use super::output::{
+    gap_after, last_byte, last_mark, refuse_directories, refuse_overwriting_inputs,
+};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
 
@@ -137,7 +139,8 @@ const HELD_BYTES: usize = 32 << 20;
 struct Part {
     path: PathBuf,
     held: Vec<u8>,
-    /// The last byte given to the file (a line break before the first).
+    /// What decides the gap before the next record ([`last_mark`]): a
+    /// line break before the first.
     last: u8,
     /// Whether the file was opened in this run.
     opened: bool,
@@ -229,15 +232,15 @@ impl Route<Parts> for Files {
         };
         self.index += 1;
         let part = self.part(name)?;
-        let Some(&last) = record.last() else {
+        if record.is_empty() {
             return Ok(false);
-        };
+        }
         // A game that ends its input without a line break is kept apart
         // from the next one.
         let gap = gap_after(part.last);
         part.held.extend_from_slice(gap);
         part.held.extend_from_slice(record);
-        part.last = last;
+        part.last = last_mark(record, part.last);
         part.games += 1;
         self.held += gap.len() + record.len();
         if self.held > HELD_BYTES {
