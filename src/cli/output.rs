@@ -376,9 +376,14 @@ pub fn refuse_directories(path: &Path) -> anyhow::Result<()> {
 /// it is an input (`filter --append g.pgn < g.pgn` would read its own
 /// output for ever).
 pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
+    // Only a file can be overwritten: a device (`/dev/null`) or a pipe
+    // may be an input and an output at once.
     let Ok(target) = fs::metadata(path) else {
         return Ok(()); // does not exist yet, so it is no input
     };
+    if !target.is_file() {
+        return Ok(());
+    }
     let stdin = Path::new("-");
     let canonical = fs::canonicalize(path).ok();
     for input in inputs.iter().filter(|input| *input != stdin) {
