@@ -455,7 +455,7 @@ fn impossible_fen_positions_are_errors_and_still_replayed() {
          <stdin>:5:7: warning: game 2 (? - ?): FEN tag: half-move clock 7 but only 0 plies before this position\n\
          <stdin>:9:7: error: game 3 (? - ?): FEN tag: position cannot arise in a game: 7 white pawns and 2 promoted pieces (at most 8 together)\n\
          pgnkit validate: 3 games: 1 valid (1 with warnings), 2 with errors, 0 unsupported (skipped)\n\
-         pgnkit validate: on the board: 3 unfinished\n"
+         pgnkit validate: on the board: 1 unfinished, 2 incomplete\n"
     );
     // perft plays the same positions: perft suites hold impossible ones.
     let out = pgnkit(&["perft", "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", "1"]);

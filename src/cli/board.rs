@@ -10,7 +10,7 @@ use pgnkit::diagram::{self, View};
 use pgnkit::engine::display_name;
 use pgnkit::pgn::{GameFramer, Span};
 use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
-use pgnkit::{EpMode, Move, Position, Square};
+use pgnkit::{Move, Position, Square};
 
 use super::Exit;
 use super::args::{ColorChoice, Letters, OutputFile};
@@ -279,26 +279,15 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, Unreached>> {
     };
     Ok(match found {
         Some((shown, end)) if reached.before_errors(end) => Ok(shown),
-        Some(_) => Err(Unreached {
+        None if replay.complete => Err(Unreached::because(format!(
+            "game {game} of {name} has only {} plies",
+            replay.plies
+        ))),
+        _ => Err(Unreached {
             diagnostics: diagnostics(),
             why: format!(
                 "game {game} of {name}: the position was not reached: it comes after an error"
             ),
         }),
-        None if !replay.complete => Err(Unreached {
-            diagnostics: diagnostics(),
-            why: format!(
-                "game {game} of {name}: the position was not reached: the mainline stops at an error after ply {} ({})",
-                replay.plies,
-                replay.position.map_or_else(
-                    || "no start position".to_string(),
-                    |p| p.fen(EpMode::Always)
-                )
-            ),
-        }),
-        None => Err(Unreached::because(format!(
-            "game {game} of {name} has only {} plies",
-            replay.plies
-        ))),
     })
 }

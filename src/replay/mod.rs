@@ -135,13 +135,15 @@ pub struct Replay {
     /// Mainline plies played (null moves included), up to the first
     /// illegal one.
     pub plies: u32,
-    /// Whether the whole mainline was played (no illegal or unreadable
-    /// move in it).
+    /// Whether the whole mainline was played without an error (no illegal
+    /// or unreadable move, no syntax error in it): only then has it a
+    /// [`termination`](Self::termination).
     pub complete: bool,
     /// The position after the legal mainline plies; `None` when no start
     /// position could be set up (bad FEN, unsupported variant).
     pub position: Option<Position>,
-    /// How the game ended on the board, when the whole mainline was played.
+    /// How the game ended on the board, when the whole mainline was played
+    /// without an error ([`complete`](Self::complete)).
     pub termination: Option<Termination>,
     /// The `Result` tag, if present and readable.
     pub result_tag: Option<Outcome>,
@@ -1404,6 +1406,26 @@ mod tests {
     }
 
     #[test]
+    fn a_mainline_with_a_syntax_error_has_no_end_to_judge() {
+        // Fool's mate, with a stray brace before the mating move: the
+        // moves after it are played, but the end is not the game's.
+        let r = run("1. f3 e5 2. g4 } Qh4# 0-1");
+        assert_eq!(r.status, Status::SyntaxError);
+        assert_eq!((r.plies, r.complete, r.termination), (4, false, None));
+        assert_eq!(r.diagnostics.len(), 1, "{:?}", r.diagnostics);
+        // In a variation, the error leaves the mainline's end judged.
+        let r = run("1. f3 e5 (1... d5 } 2. e4) 2. g4 Qh4# 0-1");
+        assert_eq!(r.status, Status::SyntaxError);
+        assert!(r.complete);
+        assert_eq!(
+            r.termination,
+            Some(Termination::Checkmate {
+                winner: Color::Black
+            })
+        );
+    }
+
+    #[test]
     fn mainline_stops_at_the_first_illegal_move() {
         let r = run("1. e4 e5 2. Ke3 Nc6 3. Nf3 *");
         assert_eq!(r.status, Status::Invalid);
@@ -1482,15 +1504,10 @@ mod tests {
                 ],
             ),
             (
+                // The mainline's end is not judged after an error: no
+                // word on its missing result.
                 "1. e4 e5 (1... c5 2. Nf3",
-                &[
-                    (Severity::Error, "syntax", "unclosed variation"),
-                    (
-                        Severity::Warning,
-                        "missing-result",
-                        "no game termination marker",
-                    ),
-                ],
+                &[(Severity::Error, "syntax", "unclosed variation")],
             ),
             (
                 "1. e4 Xe5 *",

@@ -56,8 +56,8 @@ pub const NAMES: &[&str] = &[
     INCOMPLETE,
 ];
 
-/// The name of a mainline that could not be played to its end (an illegal
-/// move, a syntax error): no termination.
+/// The name of a mainline with an error (an illegal or unreadable move, a
+/// syntax error): no termination.
 pub const INCOMPLETE: &str = "incomplete";
 
 /// Shorter words a `status` filter accepts, each with the names it stands

@@ -78,8 +78,12 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
         let Some(main) = self.stack.first() else {
             return;
         };
-        self.replay.complete = !main.dead;
-        if main.dead {
+        // A mainline with an error (an unreadable token skipped, an
+        // illegal move) has no final position to judge: the positions
+        // after its first error are not known to be the game's.
+        let errored = self.replay.first_mainline_error().is_some();
+        self.replay.complete = !main.dead && !errored;
+        if !self.replay.complete {
             return;
         }
         let termination = self.termination(&main.pos);
