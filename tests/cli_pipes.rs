@@ -1,0 +1,57 @@
+//! pgnkit at the end of a pipe that closes: a closed output pipe ends a
+//! run quietly with status 0, and a closed standard error leaves the exit
+//! status the run's own.
+//!
+//! The pipes are closed before pgnkit starts, so every write to them
+//! fails: `| head` shows the same, but only when it wins the race.
+
+use std::process::{Command, Stdio};
+
+/// How a run at a closed pipe ended: its status (none for a signal) and
+/// what it wrote to the other stream.
+struct Ended {
+    code: Option<i32>,
+    other: String,
+}
+
+/// `pgnkit args` in the crate's directory, with no standard input.
+fn command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pgnkit"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null());
+    command
+}
+
+/// Runs `pgnkit args` with standard output on a pipe whose reader is
+/// gone; `other` is standard error.
+fn closed_stdout(args: &[&str]) -> Ended {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = command(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run pgnkit");
+    Ended {
+        code: out.status.code(),
+        other: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn completions_and_manual_pages_end_quietly_at_a_closed_pipe() {
+    for args in [
+        &["completions", "bash"][..],
+        &["completions", "zsh"],
+        &["completions", "fish"],
+        &["completions", "elvish"],
+        &["completions", "powershell"],
+        &["man"],
+    ] {
+        let ended = closed_stdout(args);
+        assert_eq!(ended.code, Some(0), "{args:?}: {}", ended.other);
+        assert_eq!(ended.other, "", "{args:?}");
+    }
+}
