@@ -5,6 +5,8 @@
 //! The pipes are closed before pgnkit starts, so every write to them
 //! fails: `| head` shows the same, but only when it wins the race.
 
+mod common;
+
 use std::process::{Command, Stdio};
 
 /// How a run at a closed pipe ended: its status (none for a signal) and
@@ -54,4 +56,33 @@ fn completions_and_manual_pages_end_quietly_at_a_closed_pipe() {
         assert_eq!(ended.code, Some(0), "{args:?}: {}", ended.other);
         assert_eq!(ended.other, "", "{args:?}");
     }
+}
+
+#[test]
+fn a_large_json_summary_ends_quietly_at_a_closed_pipe() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    // The summary of eco.pgn is over 100 KB: more than the output's
+    // buffer, so it is written while serde_json makes it.
+    let eco = data.join("corpus/pgn-extract/eco.pgn");
+    let eco = eco.to_str().expect("a UTF-8 path");
+    let whole = command(&["stats", "--json", eco])
+        .output()
+        .expect("run pgnkit");
+    assert_eq!(whole.status.code(), Some(0));
+    assert!(whole.stdout.len() > 1 << 16, "{}", whole.stdout.len());
+    let part = std::env::temp_dir().join(format!("pgnkit-pipes-{}.json", std::process::id()));
+    std::fs::write(&part, &whole.stdout).expect("write the summary");
+    let part = part.to_str().expect("a UTF-8 path");
+    for args in [
+        &["stats", "--json", eco][..],
+        &["stats", "--json", "--shard", "1/1", eco],
+        &["stats", "--json", "--merge", part, part],
+    ] {
+        let ended = closed_stdout(args);
+        assert_eq!(ended.code, Some(0), "{args:?}: {}", ended.other);
+        assert_eq!(ended.other, "", "{args:?}");
+    }
+    let _ = std::fs::remove_file(part);
 }
