@@ -42,6 +42,22 @@ fn closed_stdout(args: &[&str]) -> Ended {
     }
 }
 
+/// Runs `pgnkit args` with standard error on a pipe whose reader is gone;
+/// `other` is standard output.
+fn closed_stderr(args: &[&str]) -> Ended {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = command(args)
+        .stdout(Stdio::piped())
+        .stderr(writer)
+        .output()
+        .expect("run pgnkit");
+    Ended {
+        code: out.status.code(),
+        other: String::from_utf8_lossy(&out.stdout).into_owned(),
+    }
+}
+
 #[test]
 fn completions_and_manual_pages_end_quietly_at_a_closed_pipe() {
     for args in [
@@ -85,4 +101,37 @@ fn a_large_json_summary_ends_quietly_at_a_closed_pipe() {
         assert_eq!(ended.other, "", "{args:?}");
     }
     let _ = std::fs::remove_file(part);
+}
+
+#[test]
+fn a_closed_standard_error_leaves_the_exit_status_the_runs_own() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-pipes-stderr-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let parts = dir.join("{num}.pgn");
+    let parts = parts.to_str().expect("a UTF-8 path");
+    let games = "fixtures/myschach.pgn";
+    for (args, code) in [
+        // Errors of every kind: a missing input, a bad argument.
+        (&["validate", "missing.pgn"][..], 2),
+        (&["fen", "missing.pgn"], 2),
+        (&["convert", "missing.pgn"], 2),
+        (&["filter", "-e", "WhiteElo >", games], 2),
+        (&["filter", "--games", "x", games], 2),
+        (&["dedup", "-"], 2),
+        (
+            &["split", "--template", "one.pgn", "--every", "2", games],
+            2,
+        ),
+        (&["perft", "not a position", "1"], 2),
+        (&["board", "--ply", "999", games], 1),
+        // Summaries.
+        (&["validate", games], 0),
+        (&["dedup", games, games], 0),
+        (&["split", "--every", "4", "--template", parts, games], 0),
+        (&["perft", "startpos", "2"], 0),
+    ] {
+        let ended = closed_stderr(args);
+        assert_eq!(ended.code, Some(code), "{args:?}: {}", ended.other);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,6 +13,7 @@ use pgnkit::replay::ReplayOptions;
 
 use super::Exit;
 use super::args::{Common, Inputs, Run, WORKERS};
+use super::message;
 use super::output::{Joined, Output};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
@@ -256,11 +257,11 @@ impl<W: io::Write> Route<()> for Keep<'_, W> {
 /// Runs `pgnkit dedup`.
 pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
     if args.report.as_deref() == Some(Path::new("-")) && !args.no_games {
-        eprintln!("pgnkit: --report - needs --no-games (both would go to standard output)");
+        message!("pgnkit: --report - needs --no-games (both would go to standard output)");
         return Ok(Exit::Usage);
     }
     if args.inputs.files.is_empty() || args.inputs.files.iter().any(|f| f.as_os_str() == "-") {
-        eprintln!("pgnkit: dedup reads its inputs twice, so it needs files, not standard input");
+        message!("pgnkit: dedup reads its inputs twice, so it needs files, not standard input");
         return Ok(Exit::Usage);
     }
     let criterion = args.by.criterion();
@@ -391,7 +392,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
         out.out.finish()?;
     }
     if !run.quiet {
-        eprintln!(
+        message!(
             "pgnkit dedup: {games} games: {} duplicates in {} groups ({}), {written} written{}",
             found.duplicates(),
             found.groups(),

@@ -13,6 +13,7 @@ use pgnkit::timeline::Timeline;
 
 use super::Exit;
 use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
+use super::message;
 use super::output::Output;
 use super::report::Done;
 use super::run::{Writer, execute};
@@ -208,7 +209,7 @@ impl Matcher {
         // The user's own expression first, so a mistake's column is its own.
         for text in text.into_iter().chain([full]) {
             if let Err(err) = Filter::parse(text) {
-                eprintln!("{}", explain(text, &err));
+                message!("{}", explain(text, &err));
                 return None;
             }
         }
@@ -267,7 +268,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     let games = match args.games.as_deref().map(Ranges::parse).transpose() {
         Ok(games) => games,
         Err(err) => {
-            eprintln!(
+            message!(
                 "pgnkit: --games {}: {err}",
                 args.games.as_deref().unwrap_or("")
             );

@@ -23,7 +23,7 @@ mod tags;
 mod validate;
 
 use std::ffi::OsString;
-use std::io;
+use std::io::{self, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -164,6 +164,25 @@ pub fn map_files() -> bool {
 /// [`NO_MAP_VAR`] says not to.
 pub fn open_input(path: &Path) -> io::Result<Input> {
     OpenOptions { map: map_files() }.open(path)
+}
+
+/// Writes a line to standard error, as `eprintln!` would, through
+/// [`to_stderr`]: a standard error that cannot be written loses the line
+/// and the run goes on to its own exit status.
+macro_rules! message {
+    ($($arg:tt)*) => {
+        $crate::cli::to_stderr(format!("{}\n", format_args!($($arg)*)).as_bytes())
+    };
+}
+pub(crate) use message;
+
+/// Writes `bytes` to standard error, the one way that messages go there.
+///
+/// A failure to write (standard error closed, or a pipe whose reader has
+/// gone) is ignored: messages are for a person, and losing them must
+/// neither panic, as `eprintln!` does, nor change the exit status.
+pub fn to_stderr(bytes: &[u8]) {
+    let _ = io::stderr().lock().write_all(bytes);
 }
 
 /// Whether an error chain is, at bottom, a closed output pipe.

@@ -14,6 +14,7 @@ use pgnkit::replay::ReplayOptions;
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, PGN_FILES, Run, ShowProgress, WORKERS};
 use super::filter::Matcher;
+use super::message;
 use super::output::{
     gap_after, last_byte, last_mark, refuse_directories, refuse_overwriting_inputs,
 };
@@ -265,7 +266,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
             None => return Ok(Exit::Usage),
         },
         _ => {
-            eprintln!("pgnkit: split needs one of --by-tag NAME, --every N, -e EXPR");
+            message!("pgnkit: split needs one of --by-tag NAME, --every N, -e EXPR");
             return Ok(Exit::Usage);
         }
     };
@@ -275,7 +276,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
         .clone()
         .unwrap_or_else(|| format!("{placeholder}.pgn"));
     if !template.contains(placeholder) {
-        eprintln!(
+        message!(
             "pgnkit: --template {template}: has no {placeholder}, so every game would go to one file"
         );
         return Ok(Exit::Usage);
@@ -333,7 +334,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     for part in &files.parts {
         writeln!(stdout, "{}\t{}", part.path.display(), part.games)?;
     }
-    eprintln!(
+    message!(
         "pgnkit split: {games} games into {} files",
         files.parts.len()
     );
