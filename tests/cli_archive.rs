@@ -288,6 +288,56 @@ fn dedup_report_names_every_copy_by_file_line_and_number() {
 }
 
 #[test]
+fn dedup_refuses_a_report_that_is_the_output_before_writing_either() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let file = data.join("corpus/pgn-extract/infiles/fischer.pgn");
+    let path = file.to_str().unwrap();
+    let dir = scratch("report-is-output");
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let old = b"an existing file\n";
+    std::fs::write(dir.join("same.txt"), old).unwrap();
+    std::fs::hard_link(dir.join("same.txt"), dir.join("link.txt")).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+            .arg("dedup")
+            .args(args)
+            .args([path, path])
+            .current_dir(&dir)
+            .output()
+            .expect("run pgnkit")
+    };
+    for (report, games) in [
+        ("same.txt", "same.txt"),
+        ("same.txt", "./same.txt"),
+        ("sub/../same.txt", "same.txt"),
+        ("link.txt", "same.txt"),
+        ("new.txt", "sub/../new.txt"),
+    ] {
+        let out = run(&["--report", report, "-o", games]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{report} {games}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "pgnkit: --report {report} and -o {games} are one file: \
+                 the games would replace the report\n"
+            )
+        );
+        assert_eq!(std::fs::read(dir.join("same.txt")).unwrap(), old);
+        assert!(!dir.join("new.txt").exists(), "{report} {games}");
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3, "a file left");
+    // Without games, -o writes nothing: the report is all there is.
+    let out = run(&["--report", "new.txt", "-o", "new.txt", "--no-games"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = std::fs::read_to_string(dir.join("new.txt")).unwrap();
+    assert!(report.starts_with("group 1: "), "{report}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn dedup_likely_finds_copies_in_another_notation_and_no_other_games() {
     let Some(data) = common::data_dir() else {
         return;

@@ -14,7 +14,7 @@ use pgnkit::replay::ReplayOptions;
 use super::Exit;
 use super::args::{Common, Inputs, Run, WORKERS};
 use super::message;
-use super::output::{Joined, Output};
+use super::output::{Joined, Output, same_file};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
 
@@ -69,7 +69,8 @@ pub struct DedupArgs {
     #[arg(short = 'd', long)]
     only_duplicates: bool,
     /// Write each group of copies to FILE: every copy as file:line with its
-    /// game number, the groups in the order of their first games.
+    /// game number, the groups in the order of their first games. FILE is
+    /// not the output of the games (-o).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     /// Write no games (with --report: only the report).
@@ -258,6 +259,18 @@ impl<W: io::Write> Route<()> for Keep<'_, W> {
 pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
     if args.report.as_deref() == Some(Path::new("-")) && !args.no_games {
         message!("pgnkit: --report - needs --no-games (both would go to standard output)");
+        return Ok(Exit::Usage);
+    }
+    let games_to = args.common.output.path().filter(|p| p.as_os_str() != "-");
+    if let (Some(report), Some(games)) = (&args.report, games_to)
+        && !args.no_games
+        && same_file(report, games)
+    {
+        message!(
+            "pgnkit: --report {} and -o {} are one file: the games would replace the report",
+            report.display(),
+            games.display()
+        );
         return Ok(Exit::Usage);
     }
     if args.inputs.files.is_empty() || args.inputs.files.iter().any(|f| f.as_os_str() == "-") {

@@ -346,6 +346,38 @@ fn is_special(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
+/// Whether the paths `a` and `b` name one file: the same file under any
+/// names (links, `.` and `..`) when both exist, else the same name in the
+/// same directory.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => same_node(a, &x, b, &y),
+        (Err(_), Err(_)) => place(a).is_some_and(|place_a| place(b) == Some(place_a)),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn same_node(_: &Path, a: &fs::Metadata, _: &Path, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_node(a: &Path, _: &fs::Metadata, b: &Path, _: &fs::Metadata) -> bool {
+    fs::canonicalize(a).is_ok_and(|a| fs::canonicalize(b).is_ok_and(|b| a == b))
+}
+
+/// A file that does not exist (yet) as its directory's canonical path and
+/// its name.
+fn place(path: &Path) -> Option<PathBuf> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    Some(fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
 fn temporary_name(path: &Path) -> PathBuf {
     let name = path
         .file_name()
@@ -492,6 +524,37 @@ mod tests {
             assert!(!tmp.exists(), "{exit:?}");
             assert!(!temporaries().contains(&tmp), "{exit:?}");
         }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn one_file_is_found_under_other_names() {
+        let dir = std::env::temp_dir().join(format!("pgnkit-same-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        fs::write(dir.join("a"), b"a").unwrap();
+        fs::write(dir.join("b"), b"b").unwrap();
+        fs::hard_link(dir.join("a"), dir.join("hard")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.join("a"), dir.join("soft")).unwrap();
+        let at = |name: &str| dir.join(name);
+        for (a, b, same) in [
+            (at("a"), at("a"), true),
+            (at("a"), at("sub/../a"), true),
+            (at("a"), at("./a"), true),
+            (at("a"), at("hard"), true),
+            (at("a"), at("b"), false),
+            (at("new"), at("sub/../new"), true),
+            (at("new"), at("new"), true),
+            (at("new"), at("sub/new"), false),
+            (at("new"), at("a"), false),
+            (at("new"), at("missing/new"), false),
+        ] {
+            assert_eq!(same_file(&a, &b), same, "{} {}", a.display(), b.display());
+            assert_eq!(same_file(&b, &a), same, "{} {}", b.display(), a.display());
+        }
+        #[cfg(unix)]
+        assert!(same_file(&at("a"), &at("soft")));
         fs::remove_dir_all(&dir).unwrap();
     }
 
