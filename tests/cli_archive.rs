@@ -338,6 +338,45 @@ fn dedup_refuses_a_report_that_is_the_output_before_writing_either() {
 }
 
 #[test]
+fn dedup_and_split_refuse_shards_whose_outputs_would_not_make_one_run() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let file = data.join("corpus/pgn-extract/infiles/fischer.pgn");
+    let path = file.to_str().unwrap();
+    let dir = scratch("shards");
+    let template = dir.join("{num}.pgn");
+    let template = template.to_str().unwrap();
+    for (args, why) in [
+        (
+            &["dedup", "--shard", "1/2", path, path][..],
+            "a shard cannot find the copies in other shards",
+        ),
+        (
+            &[
+                "split", "--every", "10", "-t", template, "--shard", "2/3", path,
+            ],
+            "the shards would number and replace the same files",
+        ),
+    ] {
+        let out = pgnkit(args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains("takes no --shard"), "{}", out.stderr);
+        assert!(out.stderr.contains(why), "{}", out.stderr);
+        assert!(out.stderr.contains("in one run\n"), "{}", out.stderr);
+        let help = pgnkit(&[args[0], "--help"]).stdout;
+        assert!(!help.contains("--shard"), "{}", args[0]);
+    }
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "a file written"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn dedup_likely_finds_copies_in_another_notation_and_no_other_games() {
     let Some(data) = common::data_dir() else {
         return;

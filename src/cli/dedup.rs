@@ -57,6 +57,8 @@ use super::run::{Route, Writer, execute};
     mut_arg("files", |a| a.help("PGN files, plain or compressed (read twice: not standard input)")),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
+    mut_arg("shard", |a| a.hide(true)),
+    mut_arg("index", |a| a.hide(true)),
 )]
 pub struct DedupArgs {
     #[command(flatten)]
@@ -259,6 +261,13 @@ impl<W: io::Write> Route<()> for Keep<'_, W> {
 pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
     if args.report.as_deref() == Some(Path::new("-")) && !args.no_games {
         message!("pgnkit: --report - needs --no-games (both would go to standard output)");
+        return Ok(Exit::Usage);
+    }
+    if args.inputs.shard.is_some() {
+        message!(
+            "pgnkit: dedup takes no --shard: a shard cannot find the copies in \
+             other shards; dedup the whole input in one run"
+        );
         return Ok(Exit::Usage);
     }
     let games_to = args.common.output.path().filter(|p| p.as_os_str() != "-");

@@ -51,6 +51,8 @@ use super::run::{Route, Writer, execute};
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
     group(clap::ArgGroup::new("how").args(["by_tag", "every", "expr"])),
+    mut_arg("shard", |a| a.hide(true)),
+    mut_arg("index", |a| a.hide(true)),
 )]
 pub struct SplitArgs {
     #[command(flatten)]
@@ -253,6 +255,14 @@ impl Route<Parts> for Files {
 
 /// Runs `pgnkit split`.
 pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
+    if args.inputs.shard.is_some() {
+        message!(
+            "pgnkit: split takes no --shard: the shards would number and replace \
+             the same files; split the whole input, or the shards' outputs \
+             concatenated, in one run"
+        );
+        return Ok(Exit::Usage);
+    }
     let options = ReplayOptions {
         letters: args.lang.policy(),
         lints: false,
