@@ -82,7 +82,9 @@ use super::run::{Writer, execute};
 ///   Combine with and, or, not and parentheses; true matches everything.
 ///
 /// Exit status: 0 some game matched, 1 none matched, 2 usage or I/O error
-/// (a mistake in the expression is reported with its column).
+/// (a mistake in the expression is reported with its column). With
+/// --shard, a shard's own: one run's is 0 when any shard's is 0 and none
+/// is 2.
 #[derive(Debug, Args)]
 #[command(
     verbatim_doc_comment,
