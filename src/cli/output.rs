@@ -105,7 +105,9 @@ impl Output {
     /// # Errors
     /// `path` is a directory or one of the inputs, or it cannot be opened.
     pub fn append(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<Output> {
-        refuse_directories(path)?;
+        if let Some(why) = not_a_file(path) {
+            bail!("--append {}: {why}", path.display());
+        }
         refuse_overwriting_inputs(path, inputs)?;
         let file = fs::OpenOptions::new()
             .append(true)
@@ -389,8 +391,17 @@ fn temporary_name(path: &Path) -> PathBuf {
 /// A directory cannot be the output: neither one that exists nor a name
 /// that ends in a separator (`-o out/`).
 pub fn refuse_directories(path: &Path) -> anyhow::Result<()> {
+    match not_a_file(path) {
+        Some(why) => bail!("-o {}: {why}", path.display()),
+        None => Ok(()),
+    }
+}
+
+/// Why `path` cannot be a file to write, if it cannot: it is a
+/// directory, or its name is empty or ends in a separator.
+pub fn not_a_file(path: &Path) -> Option<&'static str> {
     if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        bail!("-o {}: is a directory", path.display());
+        return Some("is a directory");
     }
     let text = path.as_os_str().as_encoded_bytes();
     if text.is_empty()
@@ -398,9 +409,9 @@ pub fn refuse_directories(path: &Path) -> anyhow::Result<()> {
             .last()
             .is_some_and(|&b| std::path::is_separator(b.into()))
     {
-        bail!("-o {}: not a file name", path.display());
+        return Some("not a file name");
     }
-    Ok(())
+    None
 }
 
 /// Refuses an output file that is one of the inputs: the same path, a

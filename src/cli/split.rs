@@ -15,9 +15,7 @@ use super::Exit;
 use super::args::{Inputs, Jobs, Letters, PGN_FILES, Run, ShowProgress, WORKERS};
 use super::filter::Matcher;
 use super::message;
-use super::output::{
-    gap_after, last_byte, last_mark, refuse_directories, refuse_overwriting_inputs,
-};
+use super::output::{gap_after, last_byte, last_mark, not_a_file, refuse_overwriting_inputs};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
 
@@ -172,12 +170,15 @@ impl Files {
             Some(&slot) => slot,
             None => {
                 let path = PathBuf::from(self.template.replace(self.placeholder, &name));
+                if let Some(why) = not_a_file(&path) {
+                    return Err(io::Error::other(format!("{}: {why}", path.display())));
+                }
                 let fail = |err: anyhow::Error| io::Error::other(format!("{err:#}"));
-                refuse_directories(&path).map_err(fail)?;
                 refuse_overwriting_inputs(&path, &self.inputs).map_err(fail)?;
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    fs::create_dir_all(dir)
-                        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+                    fs::create_dir_all(dir).map_err(|e| {
+                        io::Error::new(e.kind(), format!("cannot make {}: {e}", dir.display()))
+                    })?;
                 }
                 // Added to a file whose last game ends without a line
                 // break, the first game is kept apart from it.
