@@ -241,6 +241,30 @@ fn other_destinations_are_named_by_their_own_options() {
 }
 
 #[test]
+fn index_needs_a_file_and_names_it_once() {
+    let dir = temp_dir("index");
+    std::fs::create_dir(dir.join("out")).unwrap();
+    let out = pgnkit(&dir, &["index", "-"]);
+    assert_eq!(out.code, Some(2));
+    assert_eq!(
+        out.stderr,
+        "pgnkit: index needs a file, not standard input: an index holds places in one file\n"
+    );
+    let out = pgnkit(&dir, &["index", "out"]);
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.starts_with("pgnkit: out: "), "{}", out.stderr);
+    assert_eq!(out.stderr.matches("out").count(), 1, "{}", out.stderr);
+    let out = pgnkit(&dir, &["index", "missing.pgn"]);
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr.starts_with("pgnkit: indexing missing.pgn: "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(listing(&dir), ["out"]);
+}
+
+#[test]
 fn messages_name_the_target_not_the_temporary_file() {
     let dir = temp_dir("missing-dir");
     std::fs::write(dir.join("a.pgn"), VALID).unwrap();
