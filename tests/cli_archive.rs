@@ -377,6 +377,37 @@ fn dedup_and_split_refuse_shards_whose_outputs_would_not_make_one_run() {
 }
 
 #[test]
+fn split_by_a_tag_without_a_name_is_refused() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let file = data.join("corpus/pgn-extract/infiles/fischer.pgn");
+    let dir = scratch("split-no-tag");
+    let template = dir.join("{tag}.pgn");
+    let out = pgnkit(&[
+        "split",
+        "--by-tag",
+        "",
+        "-t",
+        template.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("a value is required for '--by-tag <NAME>'"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "a file written"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn dedup_likely_finds_copies_in_another_notation_and_no_other_games() {
     let Some(data) = common::data_dir() else {
         return;

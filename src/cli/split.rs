@@ -56,7 +56,7 @@ pub struct SplitArgs {
     #[command(flatten)]
     inputs: Inputs,
     /// One file per value of the tag NAME.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     by_tag: Option<String>,
     /// A new file every N games.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
