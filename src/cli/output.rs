@@ -419,15 +419,12 @@ pub fn not_a_file(path: &Path) -> Option<&'static str> {
 /// it is an input (`filter --append g.pgn < g.pgn` would read its own
 /// output for ever).
 pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
-    let Ok(target) = fs::metadata(path) else {
+    if fs::metadata(path).is_err() {
         return Ok(()); // does not exist yet, so it is no input
-    };
+    }
     let stdin = Path::new("-");
-    let canonical = fs::canonicalize(path).ok();
     for input in inputs.iter().filter(|input| *input != stdin) {
-        if fs::metadata(input).is_ok_and(|input| same_file(&input, &target))
-            || (canonical.is_some() && fs::canonicalize(input).ok() == canonical)
-        {
+        if same_file(path, input) {
             bail!(
                 "refusing to write to {}: it is one of the inputs",
                 path.display()
@@ -435,7 +432,7 @@ pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Res
         }
     }
     let reads_stdin = inputs.is_empty() || inputs.iter().any(|input| input == stdin);
-    if reads_stdin && stdin_metadata().is_some_and(|input| same_file(&input, &target)) {
+    if reads_stdin && stdin_reads(path) {
         bail!(
             "refusing to write to {}: standard input reads it",
             path.display()
@@ -444,31 +441,25 @@ pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Res
     Ok(())
 }
 
-/// Whether two files are one: the same device and inode.
+/// Whether standard input reads the file at `path`.
 #[cfg(unix)]
-fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt as _;
-    a.dev() == b.dev() && a.ino() == b.ino()
-}
-
-/// Elsewhere the metadata cannot tell: the paths are compared, each made
-/// canonical.
-#[cfg(not(unix))]
-fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
-    false
-}
-
-/// What standard input reads, when it is a file.
-#[cfg(unix)]
-fn stdin_metadata() -> Option<fs::Metadata> {
+fn stdin_reads(path: &Path) -> bool {
     use std::os::fd::AsFd as _;
-    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-    fs::File::from(fd).metadata().ok()
+    let Ok(target) = fs::metadata(path) else {
+        return false;
+    };
+    std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| fs::File::from(fd).metadata().ok())
+        .is_some_and(|stdin| same_node(Path::new("-"), &stdin, path, &target))
 }
 
+/// Elsewhere standard input cannot be told from its metadata.
 #[cfg(not(unix))]
-fn stdin_metadata() -> Option<fs::Metadata> {
-    None
+fn stdin_reads(_: &Path) -> bool {
+    false
 }
 
 #[cfg(test)]
