@@ -11,7 +11,7 @@ fn main() -> ExitCode {
             if cli::is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("pgnkit: {err:#}");
+            cli::message!("pgnkit: {err:#}");
             cli::Exit::Usage.into()
         }
     }

@@ -288,6 +288,126 @@ fn dedup_report_names_every_copy_by_file_line_and_number() {
 }
 
 #[test]
+fn dedup_refuses_a_report_that_is_the_output_before_writing_either() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let file = data.join("corpus/pgn-extract/infiles/fischer.pgn");
+    let path = file.to_str().unwrap();
+    let dir = scratch("report-is-output");
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    let old = b"an existing file\n";
+    std::fs::write(dir.join("same.txt"), old).unwrap();
+    std::fs::hard_link(dir.join("same.txt"), dir.join("link.txt")).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+            .arg("dedup")
+            .args(args)
+            .args([path, path])
+            .current_dir(&dir)
+            .output()
+            .expect("run pgnkit")
+    };
+    for (report, games) in [
+        ("same.txt", "same.txt"),
+        ("same.txt", "./same.txt"),
+        ("sub/../same.txt", "same.txt"),
+        ("link.txt", "same.txt"),
+        ("new.txt", "sub/../new.txt"),
+    ] {
+        let out = run(&["--report", report, "-o", games]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{report} {games}: {stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "pgnkit: --report {report} and -o {games} are one file: \
+                 the games would replace the report\n"
+            )
+        );
+        assert_eq!(std::fs::read(dir.join("same.txt")).unwrap(), old);
+        assert!(!dir.join("new.txt").exists(), "{report} {games}");
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3, "a file left");
+    // Without games, -o writes nothing: the report is all there is.
+    let out = run(&["--report", "new.txt", "-o", "new.txt", "--no-games"]);
+    assert_eq!(out.status.code(), Some(0));
+    let report = std::fs::read_to_string(dir.join("new.txt")).unwrap();
+    assert!(report.starts_with("group 1: "), "{report}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn dedup_and_split_refuse_shards_whose_outputs_would_not_make_one_run() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let file = data.join("corpus/pgn-extract/infiles/fischer.pgn");
+    let path = file.to_str().unwrap();
+    let dir = scratch("shards");
+    let template = dir.join("{num}.pgn");
+    let template = template.to_str().unwrap();
+    for (args, why) in [
+        (
+            &["dedup", "--shard", "1/2", path, path][..],
+            "a shard cannot find the copies in other shards",
+        ),
+        (
+            &[
+                "split", "--every", "10", "-t", template, "--shard", "2/3", path,
+            ],
+            "the shards would number and replace the same files",
+        ),
+    ] {
+        let out = pgnkit(args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains("takes no --shard"), "{}", out.stderr);
+        assert!(out.stderr.contains(why), "{}", out.stderr);
+        assert!(out.stderr.contains("in one run\n"), "{}", out.stderr);
+        let help = pgnkit(&[args[0], "--help"]).stdout;
+        assert!(!help.contains("--shard"), "{}", args[0]);
+    }
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "a file written"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn split_by_a_tag_without_a_name_is_refused() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let file = data.join("corpus/pgn-extract/infiles/fischer.pgn");
+    let dir = scratch("split-no-tag");
+    let template = dir.join("{tag}.pgn");
+    let out = pgnkit(&[
+        "split",
+        "--by-tag",
+        "",
+        "-t",
+        template.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("a value is required for '--by-tag <NAME>'"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "a file written"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn dedup_likely_finds_copies_in_another_notation_and_no_other_games() {
     let Some(data) = common::data_dir() else {
         return;

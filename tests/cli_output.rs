@@ -201,6 +201,70 @@ fn a_directory_is_refused_before_any_input_is_read() {
 }
 
 #[test]
+fn other_destinations_are_named_by_their_own_options() {
+    let dir = temp_dir("other-destinations");
+    std::fs::write(dir.join("a.pgn"), VALID).unwrap();
+    std::fs::create_dir(dir.join("out")).unwrap();
+    std::fs::create_dir(dir.join("1.pgn")).unwrap();
+    std::fs::write(dir.join("afile"), b"").unwrap();
+    for (args, stderr) in [
+        (
+            &["filter", "-e", "true", "--append", "out", "a.pgn"][..],
+            "pgnkit: --append out: is a directory\n",
+        ),
+        // split has no -o: its files are named as the template made them.
+        (
+            &["split", "--every", "1", "a.pgn"],
+            "pgnkit: writing the output: 1.pgn: is a directory\n",
+        ),
+        (
+            &["split", "--every", "1", "-t", "{num}/", "a.pgn"],
+            "pgnkit: writing the output: 1/: not a file name\n",
+        ),
+    ] {
+        let out = pgnkit(&dir, args);
+        assert_eq!(out.code, Some(2), "{args:?}");
+        assert_eq!(out.stderr, stderr, "{args:?}");
+    }
+    let out = pgnkit(
+        &dir,
+        &["split", "--every", "1", "-t", "afile/{num}.pgn", "a.pgn"],
+    );
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr
+            .starts_with("pgnkit: writing the output: cannot make afile: "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(listing(&dir), ["1.pgn", "a.pgn", "afile", "out"]);
+}
+
+#[test]
+fn index_needs_a_file_and_names_it_once() {
+    let dir = temp_dir("index");
+    std::fs::create_dir(dir.join("out")).unwrap();
+    let out = pgnkit(&dir, &["index", "-"]);
+    assert_eq!(out.code, Some(2));
+    assert_eq!(
+        out.stderr,
+        "pgnkit: index needs a file, not standard input: an index holds places in one file\n"
+    );
+    let out = pgnkit(&dir, &["index", "out"]);
+    assert_eq!(out.code, Some(2));
+    assert!(out.stderr.starts_with("pgnkit: out: "), "{}", out.stderr);
+    assert_eq!(out.stderr.matches("out").count(), 1, "{}", out.stderr);
+    let out = pgnkit(&dir, &["index", "missing.pgn"]);
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stderr.starts_with("pgnkit: indexing missing.pgn: "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(listing(&dir), ["out"]);
+}
+
+#[test]
 fn messages_name_the_target_not_the_temporary_file() {
     let dir = temp_dir("missing-dir");
     std::fs::write(dir.join("a.pgn"), VALID).unwrap();

@@ -112,6 +112,83 @@ fn every_subcommand_has_examples_and_every_example_runs() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The long options that `line`, a command line in the docs, gives to a
+/// subcommand of `subs`: the subcommand and each option.
+fn options_named(line: &str, subs: &[String]) -> Vec<(String, String)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(at) = words
+        .iter()
+        .position(|w| subs.iter().any(|s| s == w))
+        .filter(|&at| at == 0 || words[at - 1] == "pgnkit")
+    else {
+        return Vec::new();
+    };
+    let mut named = Vec::new();
+    for word in &words[at + 1..] {
+        if matches!(*word, "|" | "&&" | ">" | "<") {
+            break;
+        }
+        let Some(name) = word.strip_prefix("--") else {
+            continue;
+        };
+        let name: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if !name.is_empty() && name != "help" {
+            named.push((words[at].to_string(), format!("--{name}")));
+        }
+    }
+    named
+}
+
+#[test]
+fn every_option_the_docs_give_a_subcommand_is_in_its_help() {
+    let subs = subcommands();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).expect("docs") {
+        let path = entry.expect("a docs entry").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            pages.push(path);
+        }
+    }
+    let mut checked = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).expect("a page");
+        // Code spans, and the lines of code blocks.
+        let spans = text
+            .split("```")
+            .enumerate()
+            .flat_map(|(i, part)| match i % 2 {
+                1 => part.lines().map(String::from).collect::<Vec<_>>(),
+                _ => part
+                    .split('`')
+                    .skip(1)
+                    .step_by(2)
+                    .map(String::from)
+                    .collect(),
+            })
+            .collect::<Vec<_>>();
+        for span in &spans {
+            for (sub, option) in options_named(span, &subs) {
+                let help = pgnkit(&[&sub, "--help"]).stdout;
+                let listed = help.match_indices(&option).any(|(at, _)| {
+                    let next = help[at + option.len()..].chars().next();
+                    !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
+                });
+                assert!(
+                    listed,
+                    "{}: `{span}`: pgnkit {sub} has no {option}",
+                    page.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} options checked");
+}
+
 #[test]
 fn examples_do_what_they_say() {
     let (dir, path) = workdir("examples-output");

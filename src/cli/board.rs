@@ -14,9 +14,9 @@ use pgnkit::{Move, Position, Square};
 
 use super::Exit;
 use super::args::{ColorChoice, Letters, OutputFile};
-use super::open_input;
 use super::output::Output;
 use super::report::{self, Context, Done};
+use super::{message, open_input, to_stderr};
 
 /// Draw a position: a diagram for the terminal, or an SVG image.
 ///
@@ -168,9 +168,8 @@ pub fn run(args: &BoardArgs) -> anyhow::Result<Exit> {
         None => match game_position(args)? {
             Ok(found) => found,
             Err(unreached) => {
-                let mut stderr = std::io::stderr().lock();
-                stderr.write_all(&unreached.diagnostics)?;
-                writeln!(stderr, "pgnkit board: {}", unreached.why)?;
+                to_stderr(&unreached.diagnostics);
+                message!("pgnkit board: {}", unreached.why);
                 return out.close(Exit::Errors);
             }
         },

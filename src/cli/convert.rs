@@ -20,6 +20,7 @@ use pgnkit::{Alphabet, LetterPolicy, LongForm, Position, Style, encoding, replay
 use super::Exit;
 use super::args::{Colour, Inputs, Jobs, OutputFile, Run, ShowProgress};
 use super::json;
+use super::message;
 use super::output::Output;
 use super::report::{Context, Done, game_of, write_errors, write_game_warning};
 use super::run::{Writer, execute};
@@ -667,7 +668,7 @@ fn from_json(
             }
             number += 1;
             let report = |message: &dyn std::fmt::Display| {
-                eprintln!("{shown}:{line_number}: error: game {number}: {message}");
+                message!("{shown}:{line_number}: error: game {number}: {message}");
             };
             let pgn = match serde_json::from_slice::<serde_json::Value>(&text)
                 .map_err(anyhow::Error::from)
@@ -746,7 +747,7 @@ fn from_json(
             match converted {
                 Ok(()) => {
                     if let Some(fix) = result_fix(&replay).filter(|_| args.fix_result) {
-                        eprintln!(
+                        message!(
                             "{shown}:{line_number}: warning: game {number}: {}",
                             fix_message(&fix)
                         );

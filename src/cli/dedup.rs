@@ -13,7 +13,8 @@ use pgnkit::replay::ReplayOptions;
 
 use super::Exit;
 use super::args::{Common, Inputs, Run, WORKERS};
-use super::output::{Joined, Output};
+use super::message;
+use super::output::{Joined, Output, same_file};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
 
@@ -56,6 +57,8 @@ use super::run::{Route, Writer, execute};
     mut_arg("files", |a| a.help("PGN files, plain or compressed (read twice: not standard input)")),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
+    mut_arg("shard", |a| a.hide(true)),
+    mut_arg("index", |a| a.hide(true)),
 )]
 pub struct DedupArgs {
     #[command(flatten)]
@@ -68,7 +71,8 @@ pub struct DedupArgs {
     #[arg(short = 'd', long)]
     only_duplicates: bool,
     /// Write each group of copies to FILE: every copy as file:line with its
-    /// game number, the groups in the order of their first games.
+    /// game number, the groups in the order of their first games. FILE is
+    /// not the output of the games (-o).
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     /// Write no games (with --report: only the report).
@@ -256,11 +260,30 @@ impl<W: io::Write> Route<()> for Keep<'_, W> {
 /// Runs `pgnkit dedup`.
 pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
     if args.report.as_deref() == Some(Path::new("-")) && !args.no_games {
-        eprintln!("pgnkit: --report - needs --no-games (both would go to standard output)");
+        message!("pgnkit: --report - needs --no-games (both would go to standard output)");
+        return Ok(Exit::Usage);
+    }
+    if args.inputs.shard.is_some() {
+        message!(
+            "pgnkit: dedup takes no --shard: a shard cannot find the copies in \
+             other shards; dedup the whole input in one run"
+        );
+        return Ok(Exit::Usage);
+    }
+    let games_to = args.common.output.path().filter(|p| p.as_os_str() != "-");
+    if let (Some(report), Some(games)) = (&args.report, games_to)
+        && !args.no_games
+        && same_file(report, games)
+    {
+        message!(
+            "pgnkit: --report {} and -o {} are one file: the games would replace the report",
+            report.display(),
+            games.display()
+        );
         return Ok(Exit::Usage);
     }
     if args.inputs.files.is_empty() || args.inputs.files.iter().any(|f| f.as_os_str() == "-") {
-        eprintln!("pgnkit: dedup reads its inputs twice, so it needs files, not standard input");
+        message!("pgnkit: dedup reads its inputs twice, so it needs files, not standard input");
         return Ok(Exit::Usage);
     }
     let criterion = args.by.criterion();
@@ -391,7 +414,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
         out.out.finish()?;
     }
     if !run.quiet {
-        eprintln!(
+        message!(
             "pgnkit dedup: {games} games: {} duplicates in {} groups ({}), {written} written{}",
             found.duplicates(),
             found.groups(),

@@ -13,6 +13,7 @@ use pgnkit::timeline::Timeline;
 
 use super::Exit;
 use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
+use super::message;
 use super::output::Output;
 use super::report::Done;
 use super::run::{Writer, execute};
@@ -81,7 +82,9 @@ use super::run::{Writer, execute};
 ///   Combine with and, or, not and parentheses; true matches everything.
 ///
 /// Exit status: 0 some game matched, 1 none matched, 2 usage or I/O error
-/// (a mistake in the expression is reported with its column).
+/// (a mistake in the expression is reported with its column). With
+/// --shard, a shard's own: one run's is 0 when any shard's is 0 and none
+/// is 2.
 #[derive(Debug, Args)]
 #[command(
     verbatim_doc_comment,
@@ -208,7 +211,7 @@ impl Matcher {
         // The user's own expression first, so a mistake's column is its own.
         for text in text.into_iter().chain([full]) {
             if let Err(err) = Filter::parse(text) {
-                eprintln!("{}", explain(text, &err));
+                message!("{}", explain(text, &err));
                 return None;
             }
         }
@@ -267,7 +270,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
     let games = match args.games.as_deref().map(Ranges::parse).transpose() {
         Ok(games) => games,
         Err(err) => {
-            eprintln!(
+            message!(
                 "pgnkit: --games {}: {err}",
                 args.games.as_deref().unwrap_or("")
             );

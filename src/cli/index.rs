@@ -5,10 +5,12 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
+use pgnkit::input::InputError;
 use pgnkit::shard::ShardIndex;
 
 use super::Exit;
 use super::args::OutputFile;
+use super::message;
 use super::output::Output;
 
 /// Index a file for --shard: where games start near regular places.
@@ -25,7 +27,7 @@ use super::output::Output;
   pgnkit index games.pgn > games.idx
   pgnkit index -o games.idx games.pgn && pgnkit tags --shard 2/3 --index games.idx games.pgn")]
 pub struct IndexArgs {
-    /// The PGN file, plain or zstd-compressed.
+    /// The PGN file, plain or zstd-compressed (not standard input).
     file: PathBuf,
     #[command(flatten)]
     output: OutputFile,
@@ -33,12 +35,22 @@ pub struct IndexArgs {
 
 /// Runs `pgnkit index`.
 pub fn run(args: &IndexArgs) -> anyhow::Result<Exit> {
+    if args.file.as_os_str() == "-" {
+        message!(
+            "pgnkit: index needs a file, not standard input: an index holds places in one file"
+        );
+        return Ok(Exit::Usage);
+    }
     // Opened before the file is read: a bad `-o` is found at once.
     let mut out = Output::open(args.output.path(), std::slice::from_ref(&args.file))?;
     let index = match ShardIndex::build(&args.file) {
         Ok(index) => index,
         Err(err) => {
             out.abort();
+            // Most errors of the input name it already.
+            if err.get_ref().is_some_and(|inner| inner.is::<InputError>()) {
+                return Err(err.into());
+            }
             return Err(err).with_context(|| format!("indexing {}", args.file.display()));
         }
     };

@@ -23,7 +23,7 @@ mod tags;
 mod validate;
 
 use std::ffi::OsString;
-use std::io;
+use std::io::{self, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -166,12 +166,36 @@ pub fn open_input(path: &Path) -> io::Result<Input> {
     OpenOptions { map: map_files() }.open(path)
 }
 
+/// Writes a line to standard error, as `eprintln!` would, through
+/// [`to_stderr`]: a standard error that cannot be written loses the line
+/// and the run goes on to its own exit status.
+macro_rules! message {
+    ($($arg:tt)*) => {
+        $crate::cli::to_stderr(format!("{}\n", format_args!($($arg)*)).as_bytes())
+    };
+}
+pub(crate) use message;
+
+/// Writes `bytes` to standard error, the one way that messages go there.
+///
+/// A failure to write (standard error closed, or a pipe whose reader has
+/// gone) is ignored: messages are for a person, and losing them must
+/// neither panic, as `eprintln!` does, nor change the exit status.
+pub fn to_stderr(bytes: &[u8]) {
+    let _ = io::stderr().lock().write_all(bytes);
+}
+
 /// Whether an error chain is, at bottom, a closed output pipe.
+///
+/// A failed write of serde_json is its own error, whose chain leaves out
+/// the I/O error it wraps: it is asked for the kind of that error.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
-        cause
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        let kind = match cause.downcast_ref::<serde_json::Error>() {
+            Some(json) => json.io_error_kind(),
+            None => cause.downcast_ref::<io::Error>().map(io::Error::kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
     })
 }
 
@@ -289,6 +313,39 @@ mod tests {
                 "{}: {accepted} accepted, {refused} refused",
                 sub.get_name()
             );
+        }
+    }
+
+    #[test]
+    fn broken_pipes_are_found_under_context_and_in_json_errors() {
+        /// A writer that fails with `ErrorKind`.
+        struct Failing(io::ErrorKind);
+        impl io::Write for Failing {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(self.0.into())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let json = |kind| {
+            let written = serde_json::to_writer(Failing(kind), &[1, 2, 3]);
+            anyhow::Error::new(written.expect_err("a failed write"))
+        };
+        let pipe = || io::Error::from(io::ErrorKind::BrokenPipe);
+        for (err, broken) in [
+            (anyhow::Error::new(pipe()), true),
+            (
+                anyhow::Error::new(pipe()).context("writing the output"),
+                true,
+            ),
+            (json(io::ErrorKind::BrokenPipe), true),
+            (json(io::ErrorKind::BrokenPipe).context("writing"), true),
+            (anyhow::Error::new(io::Error::other("disk full")), false),
+            (json(io::ErrorKind::StorageFull), false),
+            (anyhow::anyhow!("Broken pipe"), false),
+        ] {
+            assert_eq!(is_broken_pipe(&err), broken, "{err:#}");
         }
     }
 

@@ -105,7 +105,9 @@ impl Output {
     /// # Errors
     /// `path` is a directory or one of the inputs, or it cannot be opened.
     pub fn append(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<Output> {
-        refuse_directories(path)?;
+        if let Some(why) = not_a_file(path) {
+            bail!("--append {}: {why}", path.display());
+        }
         refuse_overwriting_inputs(path, inputs)?;
         let file = fs::OpenOptions::new()
             .append(true)
@@ -346,6 +348,38 @@ fn is_special(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
+/// Whether the paths `a` and `b` name one file: the same file under any
+/// names (links, `.` and `..`) when both exist, else the same name in the
+/// same directory.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => same_node(a, &x, b, &y),
+        (Err(_), Err(_)) => place(a).is_some_and(|place_a| place(b) == Some(place_a)),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn same_node(_: &Path, a: &fs::Metadata, _: &Path, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_node(a: &Path, _: &fs::Metadata, b: &Path, _: &fs::Metadata) -> bool {
+    fs::canonicalize(a).is_ok_and(|a| fs::canonicalize(b).is_ok_and(|b| a == b))
+}
+
+/// A file that does not exist (yet) as its directory's canonical path and
+/// its name.
+fn place(path: &Path) -> Option<PathBuf> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    Some(fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
 fn temporary_name(path: &Path) -> PathBuf {
     let name = path
         .file_name()
@@ -357,8 +391,17 @@ fn temporary_name(path: &Path) -> PathBuf {
 /// A directory cannot be the output: neither one that exists nor a name
 /// that ends in a separator (`-o out/`).
 pub fn refuse_directories(path: &Path) -> anyhow::Result<()> {
+    match not_a_file(path) {
+        Some(why) => bail!("-o {}: {why}", path.display()),
+        None => Ok(()),
+    }
+}
+
+/// Why `path` cannot be a file to write, if it cannot: it is a
+/// directory, or its name is empty or ends in a separator.
+pub fn not_a_file(path: &Path) -> Option<&'static str> {
     if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-        bail!("-o {}: is a directory", path.display());
+        return Some("is a directory");
     }
     let text = path.as_os_str().as_encoded_bytes();
     if text.is_empty()
@@ -366,9 +409,9 @@ pub fn refuse_directories(path: &Path) -> anyhow::Result<()> {
             .last()
             .is_some_and(|&b| std::path::is_separator(b.into()))
     {
-        bail!("-o {}: not a file name", path.display());
+        return Some("not a file name");
     }
-    Ok(())
+    None
 }
 
 /// Refuses an output file that is one of the inputs: the same path, a
@@ -378,18 +421,12 @@ pub fn refuse_directories(path: &Path) -> anyhow::Result<()> {
 pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
     // Only a file can be overwritten: a device (`/dev/null`) or a pipe
     // may be an input and an output at once.
-    let Ok(target) = fs::metadata(path) else {
-        return Ok(()); // does not exist yet, so it is no input
-    };
-    if !target.is_file() {
-        return Ok(());
+    if !fs::metadata(path).is_ok_and(|target| target.is_file()) {
+        return Ok(()); // no file (yet), so it is no input
     }
     let stdin = Path::new("-");
-    let canonical = fs::canonicalize(path).ok();
     for input in inputs.iter().filter(|input| *input != stdin) {
-        if fs::metadata(input).is_ok_and(|input| same_file(&input, &target))
-            || (canonical.is_some() && fs::canonicalize(input).ok() == canonical)
-        {
+        if same_file(path, input) {
             bail!(
                 "refusing to write to {}: it is one of the inputs",
                 path.display()
@@ -397,7 +434,7 @@ pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Res
         }
     }
     let reads_stdin = inputs.is_empty() || inputs.iter().any(|input| input == stdin);
-    if reads_stdin && stdin_metadata().is_some_and(|input| same_file(&input, &target)) {
+    if reads_stdin && stdin_reads(path) {
         bail!(
             "refusing to write to {}: standard input reads it",
             path.display()
@@ -406,31 +443,25 @@ pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Res
     Ok(())
 }
 
-/// Whether two files are one: the same device and inode.
+/// Whether standard input reads the file at `path`.
 #[cfg(unix)]
-fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt as _;
-    a.dev() == b.dev() && a.ino() == b.ino()
-}
-
-/// Elsewhere the metadata cannot tell: the paths are compared, each made
-/// canonical.
-#[cfg(not(unix))]
-fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
-    false
-}
-
-/// What standard input reads, when it is a file.
-#[cfg(unix)]
-fn stdin_metadata() -> Option<fs::Metadata> {
+fn stdin_reads(path: &Path) -> bool {
     use std::os::fd::AsFd as _;
-    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
-    fs::File::from(fd).metadata().ok()
+    let Ok(target) = fs::metadata(path) else {
+        return false;
+    };
+    std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .ok()
+        .and_then(|fd| fs::File::from(fd).metadata().ok())
+        .is_some_and(|stdin| same_node(Path::new("-"), &stdin, path, &target))
 }
 
+/// Elsewhere standard input cannot be told from its metadata.
 #[cfg(not(unix))]
-fn stdin_metadata() -> Option<fs::Metadata> {
-    None
+fn stdin_reads(_: &Path) -> bool {
+    false
 }
 
 #[cfg(test)]
@@ -497,6 +528,37 @@ mod tests {
             assert!(!tmp.exists(), "{exit:?}");
             assert!(!temporaries().contains(&tmp), "{exit:?}");
         }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn one_file_is_found_under_other_names() {
+        let dir = std::env::temp_dir().join(format!("pgnkit-same-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        fs::write(dir.join("a"), b"a").unwrap();
+        fs::write(dir.join("b"), b"b").unwrap();
+        fs::hard_link(dir.join("a"), dir.join("hard")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.join("a"), dir.join("soft")).unwrap();
+        let at = |name: &str| dir.join(name);
+        for (a, b, same) in [
+            (at("a"), at("a"), true),
+            (at("a"), at("sub/../a"), true),
+            (at("a"), at("./a"), true),
+            (at("a"), at("hard"), true),
+            (at("a"), at("b"), false),
+            (at("new"), at("sub/../new"), true),
+            (at("new"), at("new"), true),
+            (at("new"), at("sub/new"), false),
+            (at("new"), at("a"), false),
+            (at("new"), at("missing/new"), false),
+        ] {
+            assert_eq!(same_file(&a, &b), same, "{} {}", a.display(), b.display());
+            assert_eq!(same_file(&b, &a), same, "{} {}", b.display(), a.display());
+        }
+        #[cfg(unix)]
+        assert!(same_file(&at("a"), &at("soft")));
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -8,6 +8,7 @@ use clap::Args;
 use pgnkit::{Position, divide, perft};
 
 use super::Exit;
+use super::message;
 
 /// Count legal move sequences of a given length (move-generator test).
 ///
@@ -35,7 +36,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Exit> {
         match Position::from_fen(&args.fen) {
             Ok(pos) => pos,
             Err(err) => {
-                eprintln!("pgnkit perft: {err}");
+                message!("pgnkit perft: {err}");
                 return Ok(Exit::Usage);
             }
         }
@@ -57,7 +58,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Exit> {
     writeln!(out, "{nodes}").context("writing to stdout")?;
     out.flush().context("writing to stdout")?;
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
+    message!(
         "{nodes} nodes in {secs:.3} s ({:.1} Mnodes/s)",
         nodes as f64 / secs.max(1e-9) / 1e6
     );

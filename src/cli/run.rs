@@ -13,6 +13,7 @@ use pgnkit::pgn::ReadPgnError;
 use super::args::Run;
 use super::progress::{Progress, When};
 use super::report::{Done, Merge, Stats};
+use super::{message, to_stderr};
 
 /// Writes the output of a run and keeps its totals.
 pub struct Writer<'a, X = ()> {
@@ -126,18 +127,14 @@ impl<X: Merge> Writer<'_, X> {
                     self.release();
                 }
             }
-            None => self.bar.suspend(|| {
-                let _ = io::stderr().lock().write_all(messages);
-            }),
+            None => self.bar.suspend(|| to_stderr(messages)),
         }
     }
 
     /// Writes the messages held for standard error.
     fn release(&mut self) {
         if let Some(held) = self.held.as_mut().filter(|held| !held.is_empty()) {
-            self.bar.suspend(|| {
-                let _ = io::stderr().lock().write_all(held);
-            });
+            self.bar.suspend(|| to_stderr(held));
             held.clear();
         }
     }
@@ -217,13 +214,13 @@ impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
     fn failed(&mut self, failure: Failure<'_>) {
         self.release();
         match failure {
-            Failure::Open(err) => eprintln!("pgnkit: {err}"),
+            Failure::Open(err) => message!("pgnkit: {err}"),
             Failure::Read {
                 name,
                 error,
                 last_game,
                 at,
-            } => eprintln!("pgnkit: {}", read_failure(name, &error, last_game, at)),
+            } => message!("pgnkit: {}", read_failure(name, &error, last_game, at)),
         }
         self.io_error = true;
     }

@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
+use super::output::Output;
 use super::{Cli, Exit};
 
 /// Print a shell completion script.
@@ -28,9 +29,18 @@ pub struct CompletionsArgs {
 
 /// Runs `pgnkit completions`.
 pub fn completions(args: &CompletionsArgs) -> anyhow::Result<Exit> {
-    let mut out = std::io::stdout().lock();
-    clap_complete::generate(args.shell, &mut Cli::command(), "pgnkit", &mut out);
-    out.flush()?;
+    // Made in memory: clap_complete panics when its writer fails, and
+    // standard output may be a closed pipe, which ends the run quietly.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "pgnkit", &mut script);
+    to_stdout(&script)
+}
+
+/// Writes `text` to standard output as the other commands write there.
+fn to_stdout(text: &[u8]) -> anyhow::Result<Exit> {
+    let mut out = Output::open(None, &[])?;
+    out.write_all(text)?;
+    out.finish()?;
     Ok(Exit::Ok)
 }
 
@@ -54,10 +64,9 @@ pub struct ManArgs {
 pub fn man(args: &ManArgs) -> anyhow::Result<Exit> {
     let cli = Cli::command();
     let Some(dir) = &args.dir else {
-        let mut out = std::io::stdout().lock();
-        clap_mangen::Man::new(cli).render(&mut out)?;
-        out.flush()?;
-        return Ok(Exit::Ok);
+        let mut page = Vec::new();
+        clap_mangen::Man::new(cli).render(&mut page)?;
+        return to_stdout(&page);
     };
     std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
     let write = |name: &str, command: clap::Command| -> anyhow::Result<()> {

@@ -14,9 +14,8 @@ use pgnkit::replay::ReplayOptions;
 use super::Exit;
 use super::args::{Inputs, Jobs, Letters, PGN_FILES, Run, ShowProgress, WORKERS};
 use super::filter::Matcher;
-use super::output::{
-    gap_after, last_byte, last_mark, refuse_directories, refuse_overwriting_inputs,
-};
+use super::message;
+use super::output::{gap_after, last_byte, last_mark, not_a_file, refuse_overwriting_inputs};
 use super::report::{Done, Merge};
 use super::run::{Route, Writer, execute};
 
@@ -50,12 +49,14 @@ use super::run::{Route, Writer, execute};
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
     group(clap::ArgGroup::new("how").args(["by_tag", "every", "expr"])),
+    mut_arg("shard", |a| a.hide(true)),
+    mut_arg("index", |a| a.hide(true)),
 )]
 pub struct SplitArgs {
     #[command(flatten)]
     inputs: Inputs,
     /// One file per value of the tag NAME.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     by_tag: Option<String>,
     /// A new file every N games.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -169,12 +170,15 @@ impl Files {
             Some(&slot) => slot,
             None => {
                 let path = PathBuf::from(self.template.replace(self.placeholder, &name));
+                if let Some(why) = not_a_file(&path) {
+                    return Err(io::Error::other(format!("{}: {why}", path.display())));
+                }
                 let fail = |err: anyhow::Error| io::Error::other(format!("{err:#}"));
-                refuse_directories(&path).map_err(fail)?;
                 refuse_overwriting_inputs(&path, &self.inputs).map_err(fail)?;
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    fs::create_dir_all(dir)
-                        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", dir.display())))?;
+                    fs::create_dir_all(dir).map_err(|e| {
+                        io::Error::new(e.kind(), format!("cannot make {}: {e}", dir.display()))
+                    })?;
                 }
                 // Added to a file whose last game ends without a line
                 // break, the first game is kept apart from it.
@@ -252,6 +256,14 @@ impl Route<Parts> for Files {
 
 /// Runs `pgnkit split`.
 pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
+    if args.inputs.shard.is_some() {
+        message!(
+            "pgnkit: split takes no --shard: the shards would number and replace \
+             the same files; split the whole input, or the shards' outputs \
+             concatenated, in one run"
+        );
+        return Ok(Exit::Usage);
+    }
     let options = ReplayOptions {
         letters: args.lang.policy(),
         lints: false,
@@ -265,7 +277,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
             None => return Ok(Exit::Usage),
         },
         _ => {
-            eprintln!("pgnkit: split needs one of --by-tag NAME, --every N, -e EXPR");
+            message!("pgnkit: split needs one of --by-tag NAME, --every N, -e EXPR");
             return Ok(Exit::Usage);
         }
     };
@@ -275,7 +287,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
         .clone()
         .unwrap_or_else(|| format!("{placeholder}.pgn"));
     if !template.contains(placeholder) {
-        eprintln!(
+        message!(
             "pgnkit: --template {template}: has no {placeholder}, so every game would go to one file"
         );
         return Ok(Exit::Usage);
@@ -333,7 +345,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
     for part in &files.parts {
         writeln!(stdout, "{}\t{}", part.path.display(), part.games)?;
     }
-    eprintln!(
+    message!(
         "pgnkit split: {games} games into {} files",
         files.parts.len()
     );

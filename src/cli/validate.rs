@@ -16,6 +16,7 @@ use super::report::{
     write_syntax_error,
 };
 use super::run::{Writer, execute};
+use super::{message, to_stderr};
 
 /// Check that every game is legal chess and its result agrees with the board.
 ///
@@ -173,7 +174,7 @@ fn run_syntax_only(args: &ValidateArgs) -> anyhow::Result<Exit> {
     let init = || (SyntaxChecker::new(options), Vec::new());
     validate(args, init, game, |stats| {
         let errors = format!("{} with syntax errors", stats.errors);
-        eprintln!(
+        message!(
             "pgnkit validate: {}: {} well-formed, {} (syntax only: moves not replayed)",
             count(stats.games, "game", "games"),
             stats.valid,
@@ -214,7 +215,7 @@ where
 /// coloured, games with errors are red and games with warnings yellow
 /// (when there are any).
 fn summary(stats: &Stats, colour: bool) {
-    let mut err = std::io::stderr().lock();
+    let mut err = Vec::new();
     let shade = |n: u64, colour_of_some: AnsiColor, text: String| {
         paint(colour && n > 0, colour_of_some.on_default().bold(), text)
     };
@@ -244,4 +245,5 @@ fn summary(stats: &Stats, colour: bool) {
     if !parts.is_empty() {
         let _ = writeln!(err, "pgnkit validate: on the board: {}", parts.join(", "));
     }
+    to_stderr(&err);
 }
