@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use pgnkit::engine::{self, Failure, Item, PooledReplayer, Sink};
 use pgnkit::filter::{Facts, Field, FieldType, integer};
 use pgnkit::opening::{Classifier, Openings};
-use pgnkit::pgn::RawGame;
+use pgnkit::pgn::{RawGame, ReadPgnError};
 use pgnkit::replay::{MainlinePly, Replay, ReplayOptions};
 use pgnkit::shard::Shard;
 use pgnkit::timeline::Timeline;
@@ -259,8 +259,16 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         out.write_all(&row).context("writing the output")?;
     }
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Numbers>| {
-        let Ok(raw) = item.game else {
-            return;
+        let raw = match item.game {
+            Ok(raw) => raw,
+            Err(err) => {
+                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                // Counted, so that `number` counts on over it.
+                if let ReadPgnError::GameTooLarge { number, .. } = *err {
+                    done.extra.last = done.extra.last.max(number);
+                }
+                return;
+            }
         };
         let (mut replayed, mut timeline) = (None, None);
         let facts = read.facts(replayer, &raw, &mut replayed, &mut timeline);
@@ -390,8 +398,12 @@ fn parquet_table(
     let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     let mut file = File::create(&mut out, &specs)?;
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Rows>| {
-        let Ok(raw) = item.game else {
-            return;
+        let raw = match item.game {
+            Ok(raw) => raw,
+            Err(err) => {
+                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                return;
+            }
         };
         let (mut replayed, mut timeline) = (None, None);
         let facts = read.facts(replayer, &raw, &mut replayed, &mut timeline);
