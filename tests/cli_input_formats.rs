@@ -178,3 +178,96 @@ fn lone_surrogate_is_an_error_after_the_games_before_it() {
         std::fs::remove_dir_all(dir).expect("clean up");
     }
 }
+
+/// Runs `pgnkit args` with `stdin` (a pipe), killed after 20 s: exit
+/// status (`None` when killed) and standard error.
+fn pgnkit_within(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run pgnkit");
+    let mut input = child.stdin.take().expect("stdin");
+    let stdin = stdin.to_vec();
+    // A command that refuses its inputs does not read them.
+    std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status.code();
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    if let Some(mut err) = child.stderr.take() {
+        let _ = err.read_to_string(&mut stderr);
+    }
+    (code, stderr)
+}
+
+/// The commands that read their inputs twice (`tags -f '*'` in a table
+/// format, `dedup`) refuse an input that gives its bytes once: standard
+/// input, a pipe named by a path, a FIFO, or anything but a regular file,
+/// instead of reading it once and giving short results, or waiting on a
+/// FIFO for ever. Files, plain or compressed, are read.
+#[test]
+fn inputs_read_twice_are_files() {
+    let text = std::fs::read("fixtures/myschach.pgn").expect("fixture");
+    let dir = dir_with("read-twice", "games.pgn", &text);
+    let plain = dir.join("games.pgn");
+    let gz = dir.join("games.pgn.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, &text).expect("gzip");
+    std::fs::write(&gz, encoder.finish().expect("gzip")).expect("write");
+    let fifo = dir.join("games.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let parquet = dir.join("tags.parquet");
+    let parquet = parquet.to_str().expect("UTF-8 path");
+    let commands: [&[&str]; 5] = [
+        &["tags", "-f", "game,*"],
+        &["tags", "--format", "csv", "-f", "*"],
+        &["tags", "--format", "parquet", "-o", parquet, "-f", "*"],
+        &["dedup"],
+        &["dedup", "--by", "likely", "--no-games"],
+    ];
+    let path = |p: &Path| p.to_str().expect("UTF-8 path").to_owned();
+    let refused = [
+        ("-".to_owned(), "<stdin> is standard input".to_owned()),
+        ("/dev/stdin".to_owned(), "/dev/stdin is a pipe".to_owned()),
+        (path(&fifo), format!("{} is a pipe", fifo.display())),
+        (path(&dir), format!("{} is a directory", dir.display())),
+    ];
+    let plain = path(&plain);
+    for args in commands {
+        for (input, why) in &refused {
+            // A file first: the input after it is refused all the same.
+            let all = [args, &[&plain, input]].concat();
+            let (code, stderr) = pgnkit_within(&all, &text);
+            assert_eq!(code, Some(2), "{all:?}: {stderr}");
+            assert!(
+                stderr.contains("reads the inputs twice"),
+                "{all:?}: {stderr}"
+            );
+            assert!(stderr.contains(why.as_str()), "{all:?}: {stderr}");
+        }
+        for input in [&plain, &path(&gz)] {
+            let all = [args, &[input.as_str()]].concat();
+            let (code, stderr) = pgnkit_within(&all, b"");
+            assert_eq!(code, Some(0), "{all:?}: {stderr}");
+        }
+    }
+}

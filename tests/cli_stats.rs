@@ -91,3 +91,35 @@ fn merged_parts_give_the_whole() {
         assert_eq!(merged, direct, "{file}");
     }
 }
+
+/// A game with a NUL byte (binary data, not replayed) keeps its tags: its
+/// date, player and event are counted as `tags` and `filter` read them.
+#[test]
+fn a_game_with_a_nul_byte_keeps_its_tags() {
+    let pgn = temp("nul.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"A\"]\n[White \"Anna\"]\n[Date \"2020.01.01\"]\n\n1. e4 {a\0b} e5 *\n\n\
+         [Event \"B\"]\n[White \"Bert\"]\n[Date \"2021.01.01\"]\n\n1. d4 {unclosed d5 *\n\n\
+         [Event \"C\"]\n[White \"Carl\"]\n[Date \"2022.01.01\"]\n\n1. c4 c5 *\n",
+    )
+    .unwrap();
+    let pgn = pgn.to_str().unwrap();
+    for jobs in ["1", "2"] {
+        let (code, out, err) = pgnkit(&["stats", "--json", "--jobs", jobs, pgn]);
+        assert_eq!(code, 0, "{err}");
+        let summary: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let counts = |key: &str| summary[key].to_string();
+        assert_eq!(counts("games"), "3");
+        assert_eq!(counts("syntax_errors"), "2");
+        assert_eq!(counts("tags"), r#"{"Date":3,"Event":3,"White":3}"#);
+        assert_eq!(counts("events"), r#"{"A":1,"B":1,"C":1}"#);
+        assert_eq!(counts("players"), r#"{"Anna":1,"Bert":1,"Carl":1}"#);
+        assert_eq!(counts("first_day"), "20200101");
+    }
+    let (_, rows, _) = pgnkit(&["tags", "-f", "game,Event,White,Date", pgn]);
+    assert_eq!(
+        String::from_utf8(rows).unwrap(),
+        "1\tA\tAnna\t2020.01.01\n2\tB\tBert\t2021.01.01\n3\tC\tCarl\t2022.01.01\n"
+    );
+}

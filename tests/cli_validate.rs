@@ -601,3 +601,34 @@ fn a_tag_value_over_a_line_end_splits_no_game() {
     let out = pgnkit_in(&["tags", "--fields", "White,Event"], text.as_bytes());
     assert_eq!(out.stdout, "x\t\n\tb\n");
 }
+
+/// A game with a NUL byte is named by its players, whose tags are read as
+/// `tags` and `filter` read them, by the replay and the syntax check.
+#[test]
+fn a_game_with_a_nul_byte_is_named_by_its_tags() {
+    let path = temp_file(
+        "nul.pgn",
+        "[Event \"A\"]\n[White \"Anna\"]\n\n1. e4 {a\0b} e5 *\n",
+    );
+    let path = path.to_str().unwrap();
+    let text =
+        format!("{path}:4:9: error: game 1 (Anna - ?): binary data (NUL byte) in the game\n");
+    for args in [
+        &["validate", "-q"][..],
+        &["validate", "-q", "--syntax-only"],
+    ] {
+        let out = pgnkit(&[args, &[path]].concat());
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr, text, "{args:?}");
+    }
+    let out = pgnkit(&["validate", "-q", "--format", "json", path]);
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{{\"file\":\"{path}\",\"game\":1,\"offset\":36,\"line\":4,\"column\":9,\
+             \"white\":\"Anna\",\"black\":\"?\",\"ply\":null,\"move\":null,\"fen\":null,\
+             \"variation\":false,\"severity\":\"error\",\"kind\":\"syntax\",\
+             \"message\":\"binary data (NUL byte) in the game\"}}\n"
+        )
+    );
+}

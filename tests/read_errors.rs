@@ -171,6 +171,47 @@ fn a_read_error_keeps_the_games_before_it_for_every_jobs() {
     }
 }
 
+/// A read error after the last game's text keeps that game, though no
+/// blank line after its marker ended it: gzip with bytes after its member,
+/// gzip without its 8-byte trailer, and UTF-16 with an odd last byte give
+/// both games of a text that ends in one line end, then the error.
+#[test]
+fn a_read_error_after_the_last_marker_keeps_the_last_game() {
+    let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n";
+    let mut garbage = gzip(text.as_bytes());
+    garbage.extend(b"junk");
+    let mut no_trailer = gzip(text.as_bytes());
+    no_trailer.truncate(no_trailer.len() - 8);
+    let mut odd = vec![0xFF, 0xFE];
+    odd.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    odd.push(b'x');
+    for (name, bytes) in [
+        ("junk.pgn.gz", garbage),
+        ("no-trailer.pgn.gz", no_trailer),
+        ("odd.pgn", odd),
+    ] {
+        let path = temp_file("read-errors-last", name, &bytes);
+        let out = same_for_every_jobs(&["validate"], &[&path]);
+        assert_eq!(out.code, 2, "{name}: {}", out.stderr);
+        let (line, last) = read_error(&out.stderr, &path);
+        assert_eq!(last, 2, "{line}");
+        assert!(line.ends_with(", after game 2 on line 5)"), "{line}");
+        assert_eq!(validate_counts(&out.stderr)[..2], [2, 2], "{name}");
+
+        let out = same_for_every_jobs(&["tags", "-f", "game,Event"], &[&path]);
+        assert_eq!(
+            (out.code, out.stdout.as_str()),
+            (2, "1\ta\n2\tb\n"),
+            "{name}"
+        );
+        read_error(&out.stderr, &path);
+
+        let out = same_for_every_jobs(&["filter", "-e", "true"], &[&path]);
+        assert_eq!((out.code, out.stdout.as_str()), (2, text), "{name}");
+        read_error(&out.stderr, &path);
+    }
+}
+
 /// An input with neither a tag nor a move in its first 64 MiB (here zeros,
 /// as `/dev/zero` gives) is not read on forever: it is "not PGN", named,
 /// for every `--jobs`, read as a stream or mapped.

@@ -238,6 +238,69 @@ impl Run {
         self.options.records = true;
         self
     }
+
+    /// Checks that every input can be read twice, for the commands that
+    /// do: each is a regular file, plain or compressed. Standard input, a
+    /// pipe or FIFO named by a path (`<(…)`, `/dev/stdin`) and a device
+    /// give their bytes once, so a second pass would read nothing, or wait
+    /// for a writer for ever. An input that cannot be looked at is left
+    /// to the reading, which reports it.
+    ///
+    /// # Errors
+    /// The first input that is not a regular file.
+    pub fn files_read_twice(&self) -> Result<(), ReadOnce> {
+        for path in &self.paths {
+            let what = if path.as_os_str() == "-" {
+                "standard input"
+            } else {
+                match std::fs::metadata(path) {
+                    Ok(meta) if !meta.is_file() => file_kind(meta.file_type()),
+                    _ => continue,
+                }
+            };
+            return Err(ReadOnce {
+                name: engine::display_name(path),
+                what,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// An input that is not a regular file ([`Run::files_read_twice`]): its
+/// name in messages and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOnce {
+    name: String,
+    what: &'static str,
+}
+
+impl std::fmt::Display for ReadOnce {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} is {}", self.name, self.what)
+    }
+}
+
+/// What a file that is not a regular file is, in a message.
+fn file_kind(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if file_type.is_fifo() {
+            return "a pipe";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// A count set by the environment variable `var` (a test knob): `None`

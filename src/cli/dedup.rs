@@ -43,8 +43,8 @@ use super::run::{Route, Writer, execute};
 /// game.
 ///
 /// The inputs are read twice, so they are files (plain or compressed),
-/// not standard input. A summary goes to standard error. Exit status: 0
-/// done, 2 usage or I/O error.
+/// not standard input, a pipe or a FIFO. A summary goes to standard
+/// error. Exit status: 0 done, 2 usage or I/O error.
 #[derive(Debug, Args)]
 #[command(
     verbatim_doc_comment,
@@ -54,7 +54,7 @@ use super::run::{Route, Writer, execute};
   pgnkit dedup --only-duplicates --by likely games.pgn games.pgn > copies.pgn
   pgnkit dedup --memory 64K --temp-dir . games.pgn games.pgn > unique.pgn
   pgnkit dedup --lenient games.pgn games.pgn > unique.pgn",
-    mut_arg("files", |a| a.help("PGN files, plain or compressed (read twice: not standard input)")),
+    mut_arg("files", |a| a.help("PGN files, plain or compressed (read twice: not standard input or a pipe)")),
     mut_arg("jobs", |a| a.help(WORKERS)),
     mut_arg("lang", |a| a.help("Piece-letter alphabet for replayed games")),
     mut_arg("shard", |a| a.hide(true)),
@@ -282,10 +282,6 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
         );
         return Ok(Exit::Usage);
     }
-    if args.inputs.files.is_empty() || args.inputs.files.iter().any(|f| f.as_os_str() == "-") {
-        message!("pgnkit: dedup reads its inputs twice, so it needs files, not standard input");
-        return Ok(Exit::Usage);
-    }
     let criterion = args.by.criterion();
     let options = ReplayOptions {
         letters: args.common.lang.policy(),
@@ -295,6 +291,10 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
     let dir = args.temp_dir.clone().unwrap_or_else(std::env::temp_dir);
     let limit = args.memory;
     let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
+    if let Err(input) = run.files_read_twice() {
+        message!("pgnkit: dedup reads the inputs twice, so they must be files: {input}");
+        return Ok(Exit::Usage);
+    }
     let names = names(&run);
 
     // Pass 1: a fingerprint of every game, in input order, to the finder;

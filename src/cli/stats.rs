@@ -420,9 +420,13 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             done.stats.games += 1;
             let s = &mut done.extra;
             s.games += 1;
-            let Ok(raw) = item.game else {
-                s.invalid += 1;
-                return;
+            let raw = match item.game {
+                Ok(raw) => raw,
+                Err(err) => {
+                    let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                    s.invalid += 1;
+                    return;
+                }
             };
             // The tags as the replay reads them: the tag section is read once.
             let mut tags = TagList(spare.take(), Classifier::new());

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use pgnkit::engine::{self, Failure, Item, PooledReplayer, Sink};
 use pgnkit::filter::{Facts, Field, FieldType, integer};
 use pgnkit::opening::{Classifier, Openings};
-use pgnkit::pgn::RawGame;
+use pgnkit::pgn::{RawGame, ReadPgnError};
 use pgnkit::replay::{MainlinePly, Replay, ReplayOptions};
 use pgnkit::shard::Shard;
 use pgnkit::timeline::Timeline;
@@ -26,7 +26,8 @@ use super::run::{Writer, checked, execute};
 /// One row per game, in input order; a missing tag is an empty cell. Fields
 /// are tag names (exact case: White, WhiteDays, ECO …), `*` (every tag: in
 /// tsv and csv a column per tag name seen in the inputs, in the order first
-/// seen, which reads the inputs twice; in jsonl each game's own tags), or
+/// seen, which reads the inputs twice, so they must be files, not standard
+/// input or a pipe; in jsonl each game's own tags), or
 /// pseudo-fields: game (number in its input), number (number over all the
 /// inputs, counting on from file to file; not in parquet), file (the
 /// input's name), winner, player (White and Black), elo (WhiteElo and
@@ -178,12 +179,13 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     anyhow::ensure!(!columns.is_empty(), "--fields names no field");
     let run = Run::new(&args.inputs, &args.common.jobs, &args.common.progress);
     if args.format != TableFormat::Jsonl && columns.iter().any(|c| c.source == Source::AllTags) {
-        anyhow::ensure!(
-            run.paths.iter().all(|p| p.as_os_str() != "-"),
-            "--fields '*' in {} reads the inputs twice (a column per tag name seen): \
-             name files, not standard input, or use --format jsonl",
-            args.format.name()
-        );
+        if let Err(input) = run.files_read_twice() {
+            anyhow::bail!(
+                "--fields '*' in {} reads the inputs twice (a column per tag name seen), \
+                 so they must be files: {input} (--format jsonl reads them once)",
+                args.format.name()
+            );
+        }
         let names = tag_names(&run)?;
         // A tag named as a column of its own keeps that column (as in jsonl).
         let named: HashSet<String> = columns
@@ -259,8 +261,16 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         out.write_all(&row).context("writing the output")?;
     }
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Numbers>| {
-        let Ok(raw) = item.game else {
-            return;
+        let raw = match item.game {
+            Ok(raw) => raw,
+            Err(err) => {
+                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                // Counted, so that `number` counts on over it.
+                if let ReadPgnError::GameTooLarge { number, .. } = *err {
+                    done.extra.last = done.extra.last.max(number);
+                }
+                return;
+            }
         };
         let (mut replayed, mut timeline) = (None, None);
         let facts = read.facts(replayer, &raw, &mut replayed, &mut timeline);
@@ -390,8 +400,12 @@ fn parquet_table(
     let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     let mut file = File::create(&mut out, &specs)?;
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Rows>| {
-        let Ok(raw) = item.game else {
-            return;
+        let raw = match item.game {
+            Ok(raw) => raw,
+            Err(err) => {
+                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                return;
+            }
         };
         let (mut replayed, mut timeline) = (None, None);
         let facts = read.facts(replayer, &raw, &mut replayed, &mut timeline);

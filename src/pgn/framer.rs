@@ -132,6 +132,10 @@ pub struct GameFramer<R> {
     /// Line number at `pos`.
     line: u64,
     eof: bool,
+    /// The error that ended the reading: the text read before it is all
+    /// there is, framed as at the end of the input; the error comes after
+    /// its games.
+    error: Option<io::Error>,
     failed: bool,
     started: bool,
     section: Section,
@@ -352,6 +356,7 @@ impl<R: Read> GameFramer<R> {
             base: 0,
             line: 1,
             eof: false,
+            error: None,
             failed: false,
             started: false,
             section: Section::Between,
@@ -393,7 +398,10 @@ impl<R: Read> GameFramer<R> {
     /// Returns `None` at the end of the input (and after an I/O error).
     ///
     /// # Errors
-    /// [`ReadPgnError::Io`] when reading fails (no games follow);
+    /// [`ReadPgnError::Io`] when reading fails, after the games whose text
+    /// was read whole before the error: those that ended before it, and
+    /// the one it cut if that one's termination marker had been read (a
+    /// game cut before its marker is left out). No games follow;
     /// [`ReadPgnError::GameTooLarge`] for a game over the size bound (the
     /// next call goes on after it).
     pub fn next_game(&mut self) -> Option<Result<RawGame<'_>, ReadPgnError>> {
@@ -487,7 +495,17 @@ impl<R: Read> GameFramer<R> {
                 Step::End => {
                     if self.section == Section::Between {
                         self.release();
-                        return Ok(None);
+                        return self.read_error().map_or(Ok(None), Err);
+                    }
+                    if self.error.is_some()
+                        && self.pos >= self.filled
+                        && !self.over_bound()
+                        && !self.holds_marker()
+                    {
+                        // The error cut the game before its marker: more
+                        // of it may have followed.
+                        self.section = Section::Between;
+                        return self.read_error().map_or(Ok(None), Err);
                     }
                     return self.finish_game();
                 }
@@ -496,14 +514,23 @@ impl<R: Read> GameFramer<R> {
                     self.failed = true;
                     return Ok(None);
                 }
-                Step::NeedMore => {
-                    if let Err(err) = self.fill() {
-                        self.failed = true;
-                        return Err(err.into());
-                    }
-                }
+                Step::NeedMore => self.fill(),
             }
         }
+    }
+
+    /// The error that ended the reading, once: the framer frames nothing
+    /// after it.
+    fn read_error(&mut self) -> Option<ReadPgnError> {
+        let err = self.error.take()?;
+        self.failed = true;
+        Some(err.into())
+    }
+
+    /// Whether the game up to the scan position holds its termination
+    /// marker outside comments and variations.
+    fn holds_marker(&mut self) -> bool {
+        matches!(self.section, Section::Prelude | Section::Movetext) && self.marker_seen()
     }
 
     /// Tells a mapped file that the text before the scan position is read
@@ -531,8 +558,9 @@ impl<R: Read> GameFramer<R> {
         Ok(Some((self.game_start, end)))
     }
 
-    /// Makes room and reads more input; sets `eof` at the end.
-    fn fill(&mut self) -> io::Result<()> {
+    /// Makes room and reads more input; sets `eof` at the end, and after a
+    /// read error, which it keeps for [`frame`](Self::frame) to report.
+    fn fill(&mut self) {
         let over_bound = self.section != Section::Between && self.over_bound();
         let buf = match &mut self.buf {
             Buffer::Owned(buf) => buf,
@@ -543,7 +571,7 @@ impl<R: Read> GameFramer<R> {
                 if self.buf[..self.filled].starts_with(b"\xEF\xBB\xBF") && self.pos == 0 {
                     self.pos = 3;
                 }
-                return Ok(());
+                return;
             }
         };
         let keep = if self.section == Section::Between {
@@ -608,7 +636,11 @@ impl<R: Read> GameFramer<R> {
                     break;
                 }
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(err),
+                Err(err) => {
+                    self.eof = true;
+                    self.error = Some(err);
+                    break;
+                }
             }
         }
         if !self.started && (self.filled >= 3 || self.eof) {
@@ -617,7 +649,6 @@ impl<R: Read> GameFramer<R> {
                 self.pos = 3;
             }
         }
-        Ok(())
     }
 
     /// Whether the game, up to the scan position, is over the size bound:
@@ -1792,6 +1823,77 @@ mod tests {
                 }
                 _ => Ok(0),
             }
+        }
+    }
+
+    /// A reader that hands out its text, then fails.
+    struct FailAfter<R>(R);
+
+    impl<R: Read> Read for FailAfter<R> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            match self.0.read(out)? {
+                0 => Err(io::Error::new(io::ErrorKind::InvalidData, "cut")),
+                n => Ok(n),
+            }
+        }
+    }
+
+    /// Each game's text, then `Err` with the error's text, as `framer`
+    /// frames them.
+    fn framed_to_error<R: Read>(mut framer: GameFramer<R>) -> Vec<Result<String, String>> {
+        let mut out = Vec::new();
+        while let Some(game) = framer.next_game() {
+            out.push(
+                game.map(|game| String::from_utf8_lossy(game.bytes).into_owned())
+                    .map_err(|err| err.to_string()),
+            );
+        }
+        out
+    }
+
+    #[test]
+    fn a_read_error_comes_after_the_games_read_whole_before_it() {
+        let two = "[A \"1\"]\n1. e4 *\n\n[A \"2\"]\n1. d4 *";
+        let cases: &[(&str, &str, &[&str])] = &[
+            ("nothing read", "", &[]),
+            ("blank line after the last marker", "\n\n", &["1", "2"]),
+            ("line end after the last marker", "\n", &["1", "2"]),
+            ("marker last", "", &["1", "2"]),
+            ("movetext after the marker", " e5", &["1", "2"]),
+            ("comment cut after the marker", " {cut", &["1", "2"]),
+            ("tag line cut", "\n[A \"3", &["1", "2"]),
+            (
+                "game cut before its marker",
+                "\n[A \"3\"]\n1. c4",
+                &["1", "2"],
+            ),
+            ("tag section cut", "\n\n[A \"3\"]\n", &["1", "2"]),
+            (
+                "marker in a variation",
+                "\n[A \"3\"]\n1. c4 (1. d4 *",
+                &["1", "2"],
+            ),
+        ];
+        for &(name, tail, games) in cases {
+            let text = if name == "nothing read" {
+                String::new()
+            } else {
+                format!("{two}{tail}")
+            };
+            let mut expected: Vec<Result<String, String>> = Vec::new();
+            for &n in games {
+                let moves = if n == "1" { "1. e4 *" } else { "1. d4 *" };
+                let mut game = format!("[A \"{n}\"]\n{moves}");
+                if n == "2" && !tail.starts_with('\n') {
+                    game.push_str(tail);
+                }
+                expected.push(Ok(game));
+            }
+            expected.push(Err("read error: cut".to_owned()));
+            let whole = framed_to_error(GameFramer::new(FailAfter(text.as_bytes())));
+            assert_eq!(whole, expected, "{name}");
+            let trickled = framed_to_error(GameFramer::new(FailAfter(Trickle(text.as_bytes()))));
+            assert_eq!(trickled, expected, "{name}, byte at a time");
         }
     }
 

@@ -249,11 +249,14 @@ impl Reader {
     /// Reads one framed game, reporting to `visitor`; returns what its
     /// [`end_game`](Visitor::end_game) returns.
     ///
-    /// A game with a NUL byte is binary data: that error alone is
-    /// reported, before `end_game`.
+    /// A game with a NUL byte is binary data: its tag pairs are reported
+    /// as [`read_tags`](Self::read_tags) reads them, so that every reader
+    /// of the game's tags sees the same ones, then that error alone,
+    /// before `end_game` (no `end_tags`, no movetext).
     #[inline]
     pub fn read<'a, V: Visitor<'a>>(&mut self, raw: &RawGame<'a>, visitor: &mut V) -> V::Output {
         if let Some(at) = raw.marks.first_nul() {
+            Reader::read_tags(raw.bytes, &mut TagsOnly(visitor));
             visitor.syntax_error(ParsePgnError {
                 kind: ParsePgnErrorKind::BinaryData,
                 span: Span::new(at, at + 1),
@@ -471,6 +474,19 @@ impl Reader {
     }
 }
 
+/// Passes on a visitor's tags, and nothing else.
+struct TagsOnly<'v, V>(&'v mut V);
+
+impl<'a, V: Visitor<'a>> Visitor<'a> for TagsOnly<'_, V> {
+    type Output = ();
+
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8], span: Span) {
+        self.0.tag(name, value, span);
+    }
+
+    fn end_game(&mut self) {}
+}
+
 /// Reads the tag section: the tag pairs (the common ones without a token
 /// each) and syntax errors before the movetext; returns the movetext's
 /// first token.
@@ -647,4 +663,90 @@ fn skipped<'a, V: Visitor<'a>>(visitor: &mut V, span: Span) {
 #[inline]
 fn error<'a, V: Visitor<'a>>(visitor: &mut V, kind: ParsePgnErrorKind, span: Span) {
     visitor.syntax_error(ParsePgnError { kind, span });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a reader reports, as text.
+    #[derive(Default)]
+    struct Events(Vec<String>);
+
+    impl<'a> Visitor<'a> for Events {
+        type Output = Vec<String>;
+
+        fn tag(&mut self, name: &'a [u8], value: &'a [u8], _span: Span) {
+            let (name, value) = (
+                String::from_utf8_lossy(name),
+                String::from_utf8_lossy(value),
+            );
+            self.0.push(format!("tag {name}={value}"));
+        }
+
+        fn end_tags(&mut self) -> Skip {
+            self.0.push("end tags".to_owned());
+            Skip(false)
+        }
+
+        fn san(&mut self, text: &'a [u8], _token: &MoveToken, _span: Span) {
+            self.0
+                .push(format!("move {}", String::from_utf8_lossy(text)));
+        }
+
+        fn syntax_error(&mut self, error: ParsePgnError) {
+            self.0
+                .push(format!("error {} at {}", error.kind, error.span.start));
+        }
+
+        fn end_game(&mut self) -> Vec<String> {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    /// A game with a NUL byte reports the tags `read_tags` reads, then the
+    /// binary data alone: the tags are the game's for every reader.
+    #[test]
+    fn binary_data_comes_after_the_tags_read_tags_reads() {
+        let cases: &[(&[u8], &[&str])] = &[
+            (
+                b"[Event \"A\"]\n[White \"Anna\"]\n\n1. e4 {a\0b} e5 *",
+                &[
+                    "tag Event=A",
+                    "tag White=Anna",
+                    "error binary data (NUL byte) in the game at 36",
+                ],
+            ),
+            (
+                b"[Event \"A\0\"] [White \"Anna\"]\n1. e4 *",
+                &[
+                    "tag Event=A\0",
+                    "tag White=Anna",
+                    "error binary data (NUL byte) in the game at 9",
+                ],
+            ),
+            (
+                // The NUL starts the movetext.
+                b"[Event \"A\"]\n\0 [White \"Anna\"]\n1. e4 *",
+                &[
+                    "tag Event=A",
+                    "error binary data (NUL byte) in the game at 12",
+                ],
+            ),
+            (
+                b"1. e4\0 *",
+                &["error binary data (NUL byte) in the game at 5"],
+            ),
+        ];
+        for &(text, expected) in cases {
+            let raw = RawGame::from_bytes(text);
+            let events = Reader::default().read(&raw, &mut Events::default());
+            assert_eq!(events, expected, "{}", String::from_utf8_lossy(text));
+            let mut tags = Events::default();
+            Reader::read_tags(text, &mut tags);
+            tags.0.retain(|event| event.starts_with("tag "));
+            let n = expected.len() - 1;
+            assert_eq!(tags.0, expected[..n], "{}", String::from_utf8_lossy(text));
+        }
+    }
 }

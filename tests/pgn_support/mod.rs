@@ -64,13 +64,6 @@ fn line_model(line: &Line<'_>) -> LineModel {
 /// export order with the roster filled in, the result always present, the
 /// text decoded to UTF-8.
 fn exported_model(game: &Game<'_>) -> Model {
-    let tag_result = game.tag("Result").and_then(|t| match t.value {
-        b"1-0" => Some(Outcome::WhiteWins),
-        b"0-1" => Some(Outcome::BlackWins),
-        b"1/2-1/2" => Some(Outcome::Draw),
-        b"*" => Some(Outcome::Unknown),
-        _ => None,
-    });
     Model {
         tags: export_tags(game, TagSelection::All)
             .into_iter()
@@ -80,12 +73,23 @@ fn exported_model(game: &Game<'_>) -> Model {
             })
             .collect(),
         mainline: line_model(&game.mainline),
-        result: game
-            .result
-            .map(|r| r.outcome)
-            .or(tag_result)
-            .unwrap_or(Outcome::Unknown),
+        result: result_of(game),
     }
+}
+
+/// The game's result: its marker, else its Result tag in export format.
+fn result_of(game: &Game<'_>) -> Outcome {
+    let tag_result = game.tag("Result").and_then(|t| match t.value {
+        b"1-0" => Some(Outcome::WhiteWins),
+        b"0-1" => Some(Outcome::BlackWins),
+        b"1/2-1/2" => Some(Outcome::Draw),
+        b"*" => Some(Outcome::Unknown),
+        _ => None,
+    });
+    game.result
+        .map(|r| r.outcome)
+        .or(tag_result)
+        .unwrap_or(Outcome::Unknown)
 }
 
 fn reparsed_model(game: &Game<'_>) -> Model {
@@ -96,7 +100,9 @@ fn reparsed_model(game: &Game<'_>) -> Model {
             .map(|t| (t.name.to_vec(), t.unescaped().into_owned()))
             .collect(),
         mainline: line_model(&game.mainline),
-        result: game.result.map_or(Outcome::Unknown, |r| r.outcome),
+        // A game with a NUL byte in a tag value is binary data again: its
+        // movetext, marker included, is not read.
+        result: result_of(game),
     }
 }
 
