@@ -2,7 +2,7 @@
 //! of files, and report every group of copies.
 
 use std::collections::HashSet;
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -331,7 +331,7 @@ pub fn run(args: &DedupArgs) -> anyhow::Result<Exit> {
                 Some(fingerprint(replayer, &raw, &options, criterion)),
             ),
             Err(err) => {
-                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                super::report::skipped(item, err, done);
                 let (number, line) = match err {
                     pgnkit::pgn::ReadPgnError::GameTooLarge {
                         number, first_line, ..

@@ -289,7 +289,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
         done.stats.games += 1;
         let matched = match item.game {
             Err(err) => {
-                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                super::report::skipped(item, err, done);
                 false
             }
             Ok(raw) => {

@@ -421,9 +421,10 @@ pub fn not_a_file(path: &Path) -> Option<&'static str> {
 pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Result<()> {
     // Only a file can be overwritten: a device (`/dev/null`) or a pipe
     // may be an input and an output at once.
-    if !fs::metadata(path).is_ok_and(|target| target.is_file()) {
-        return Ok(()); // no file (yet), so it is no input
-    }
+    let target = match fs::metadata(path) {
+        Ok(target) if target.is_file() => target,
+        _ => return Ok(()), // no file (yet), so it is no input
+    };
     let stdin = Path::new("-");
     for input in inputs.iter().filter(|input| *input != stdin) {
         if same_file(path, input) {
@@ -434,7 +435,7 @@ pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Res
         }
     }
     let reads_stdin = inputs.is_empty() || inputs.iter().any(|input| input == stdin);
-    if reads_stdin && stdin_reads(path) {
+    if reads_stdin && stdin_reads(path, &target) {
         bail!(
             "refusing to write to {}: standard input reads it",
             path.display()
@@ -443,24 +444,21 @@ pub fn refuse_overwriting_inputs(path: &Path, inputs: &[PathBuf]) -> anyhow::Res
     Ok(())
 }
 
-/// Whether standard input reads the file at `path`.
+/// Whether standard input reads the file at `path`, of metadata `target`.
 #[cfg(unix)]
-fn stdin_reads(path: &Path) -> bool {
+fn stdin_reads(path: &Path, target: &fs::Metadata) -> bool {
     use std::os::fd::AsFd as _;
-    let Ok(target) = fs::metadata(path) else {
-        return false;
-    };
     std::io::stdin()
         .as_fd()
         .try_clone_to_owned()
         .ok()
         .and_then(|fd| fs::File::from(fd).metadata().ok())
-        .is_some_and(|stdin| same_node(Path::new("-"), &stdin, path, &target))
+        .is_some_and(|stdin| same_node(Path::new("-"), &stdin, path, target))
 }
 
 /// Elsewhere standard input cannot be told from its metadata.
 #[cfg(not(unix))]
-fn stdin_reads(_: &Path) -> bool {
+fn stdin_reads(_: &Path, _: &fs::Metadata) -> bool {
     false
 }
 

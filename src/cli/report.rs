@@ -256,6 +256,12 @@ pub fn game_of<'t, X>(
     }
 }
 
+/// Writes a game the framer skipped (over the size bound) as the commands
+/// that write or list games name it: `pgnkit: INPUT: message`.
+pub fn skipped<X>(item: &Item<'_>, err: &ReadPgnError, done: &mut Done<X>) {
+    let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+}
+
 /// Writes a game skipped by the framer (too large) as an error.
 pub fn too_large<X>(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done<X>) {
     let (number, offset, line) = match *err {

@@ -308,7 +308,7 @@ pub fn run(args: &SplitArgs) -> anyhow::Result<Exit> {
                 false => "rest".to_string(),
             },
             (how, Err(err)) => {
-                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                super::report::skipped(item, err, done);
                 match how {
                     How::Tag(_) => safe_name(""),
                     How::Every(_) => String::new(),

@@ -423,8 +423,8 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             let raw = match item.game {
                 Ok(raw) => raw,
                 Err(err) => {
-                    let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
                     s.invalid += 1;
+                    super::report::skipped(item, err, done);
                     return;
                 }
             };

@@ -264,7 +264,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         let raw = match item.game {
             Ok(raw) => raw,
             Err(err) => {
-                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                super::report::skipped(item, err, done);
                 // Counted, so that `number` counts on over it.
                 if let ReadPgnError::GameTooLarge { number, .. } = *err {
                     done.extra.last = done.extra.last.max(number);
@@ -403,7 +403,7 @@ fn parquet_table(
         let raw = match item.game {
             Ok(raw) => raw,
             Err(err) => {
-                let _ = writeln!(done.stderr, "pgnkit: {}: {err}", item.name);
+                super::report::skipped(item, err, done);
                 return;
             }
         };
