@@ -318,7 +318,12 @@ impl Player<'_> {
                 .resolve(&pos, letters)
                 .map_err(|e| error(PlayErrorKind::Illegal(e)))?;
             let played = match resolved {
-                Resolved::Move(m) => Played::Move(m),
+                Resolved::Move(m) => {
+                    if letters == LetterPolicy::Auto {
+                        self.alphabet.played(&token, m.role());
+                    }
+                    Played::Move(m)
+                }
                 Resolved::Null if pos.is_check() => return Err(error(PlayErrorKind::NullInCheck)),
                 Resolved::Null => Played::Null,
             };

@@ -55,6 +55,7 @@ fn every_notation_round_trips_over_the_corpus() {
         &["de-lan", "--pawn-letter", "--ep-mark"],
         &["lan", "--ep-mark"],
         &["de"],
+        &["de", "--pawn-letter"],
         &["uci"],
         &["figurine"],
         &["lalg"],
@@ -366,11 +367,17 @@ fn a_games_german_letters_make_its_earlier_bs_pawns() {
             b"1. e4 e5 2. Bc4 Nc6 *\n",
             "1. e2e4 e7e5 2. f1c4 b8c6 *\n\n",
         ),
-        // Nothing shows the alphabet: the board decides each `B`.
+        // No letter shows the alphabet: the board decides each `B`, and a
+        // `B` only a pawn's move fits makes the later ones pawns too.
         (
             b"1. Be4 Be5 2. Bc4 Ke7 *\n",
+            "1. e2e4 e7e5 2. c2c4 e8e7 *\n\n",
+        ),
+        (
+            b"1. e4 e5 2. Bc4 Ke7 *\n",
             "1. e2e4 e7e5 2. f1c4 e8e7 *\n\n",
         ),
+        (b"1. Bb3 Bb6 2. Ba3 *\n", "1. b2b3 b7b6 2. a2a3 *\n\n"),
         // A German letter in a variation counts too.
         (
             b"1. Be4 Be5 2. Bc4 (2. Sf3) Bc5 *\n",

@@ -21,6 +21,7 @@ use crate::pgn::error::ParsePgnErrorKind;
 use crate::pgn::raw::{Comments, RawGame, TAG_ENTRY, unpack_tag_stops};
 use crate::pgn::scan;
 use crate::pgn::span::Span;
+use crate::role::Role;
 
 /// A game termination marker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -128,6 +129,13 @@ pub enum TokenKind<'a> {
 /// German, `2. Bc4` a pawn's move. Reading on happens once a game at
 /// most, and English games nearly always show `N`, `R` or `Q` first.
 ///
+/// A game that shows neither alphabet lets the board decide each `B`:
+/// the bishop where a bishop move fits. A `B` that only a pawn's move
+/// fits is German's Bauer, and so is every later one
+/// ([`played`](Self::played)): `1. Bb3 Bb6 2. Ba3` is `1. b3 b6 2. a3`,
+/// not `2. Bc1-a3`. From the standard position a German game's first
+/// `B` is always such a move, since no bishop can move before a pawn.
+///
 /// # Examples
 /// ```
 /// use pgnkit::pgn::{GameLetters, Span};
@@ -153,6 +161,32 @@ impl GameLetters {
             return self.undecided(token, source, span);
         }
         self.alphabet
+    }
+
+    /// Notes the role of the move the board found for `token`, read in
+    /// the alphabet [`read`](Self::read) gave: when that was none, a `B`
+    /// found to be a pawn settles the game's alphabet as German.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{GameLetters, Span};
+    /// use pgnkit::{LetterPolicy, MoveToken, Role};
+    /// let text = b"1. Bb3 Bb6 2. Ba3 *";
+    /// let mut letters = GameLetters::default();
+    /// let first = MoveToken::parse(b"Bb3").unwrap();
+    /// assert_eq!(letters.read(&first, text, Span::new(3, 6)), LetterPolicy::Auto);
+    /// letters.played(&first, Role::Pawn);
+    /// let third = MoveToken::parse(b"Ba3").unwrap();
+    /// assert_eq!(letters.read(&third, text, Span::new(14, 17)), LetterPolicy::German);
+    /// ```
+    #[inline]
+    pub fn played(&mut self, token: &MoveToken, role: Role) {
+        if self.alphabet == LetterPolicy::Auto
+            && token.letters == Letters::Either
+            && role == Role::Pawn
+        {
+            self.alphabet = LetterPolicy::German;
+        }
     }
 
     /// [`read`](Self::read) before the game's letters have shown their

@@ -887,6 +887,9 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
                 }
             },
         };
+        if letters == LetterPolicy::Auto {
+            self.alphabet.played(token, m.role());
+        }
         let last = self.stack.len() - 1;
         let frame = &mut self.stack[last];
         if keep_prev {
