@@ -74,8 +74,9 @@ pub struct ConvertArgs {
     /// letters: `Ng1-f3`, `g1-f3`), uci, de (SAN with German letters; B is
     /// a pawn), de-lan (long algebraic with German letters), figurine (SAN
     /// with figurines `♘f3`); or json (the JSON lines --to json writes,
-    /// read back as games). Each --to output reads back with the --from of
-    /// the same name.
+    /// read back as games). Every --to output reads back with auto; san,
+    /// lan, uci, de, de-lan, figurine and json with the --from of the same
+    /// name too.
     #[arg(long, value_enum, default_value_t)]
     from: From,
     /// Give pawns a letter too (`Pe2-e4`, German `Be2-e4`).
