@@ -632,3 +632,27 @@ fn a_game_with_a_nul_byte_is_named_by_its_tags() {
         )
     );
 }
+
+/// The Result tag and the termination marker are compared as written:
+/// an illegal move or a skipped token between them hides no disagreement.
+#[test]
+fn a_result_tag_against_its_marker_is_checked_in_every_game() {
+    for movetext in ["1. e4 e5 2. Kf3 *", "1. e4 e5 2. Nf3 } Nc6 *", "1. e4 e5 *"] {
+        let out = pgnkit_in(
+            &["validate", "--format", "json"],
+            format!("[Result \"1-0\"]\n\n{movetext}\n").as_bytes(),
+        );
+        let mismatches: Vec<&str> = out
+            .stdout
+            .lines()
+            .filter(|l| l.contains("\"kind\":\"result-mismatch\""))
+            .collect();
+        assert_eq!(mismatches.len(), 1, "{movetext}: {}", out.stdout);
+        assert!(
+            mismatches[0].contains("Result tag \\\"1-0\\\" but the movetext ends with *"),
+            "{}",
+            mismatches[0]
+        );
+        assert_eq!(out.code, 1, "{movetext}");
+    }
+}

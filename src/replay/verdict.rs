@@ -75,17 +75,33 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
 
     pub(super) fn end_of_mainline(&mut self) {
         let tags = self.tags;
-        let Some(main) = self.stack.first() else {
+        let Some(dead) = self.stack.first().map(|main| main.dead) else {
             return;
         };
         // A mainline with an error (an unreadable token skipped, an
         // illegal move) has no final position to judge: the positions
         // after its first error are not known to be the game's.
         let errored = self.replay.first_mainline_error().is_some();
-        self.replay.complete = !main.dead && !errored;
+        // The tag and the marker are compared as written, whatever the
+        // moves between them.
+        let tag = self.replay.result_tag;
+        let marker = self.replay.result_marker;
+        let result_span = self.result_span;
+        let tag_span = tags.result.map(|(_, s)| s).unwrap_or_default();
+        if let (Some(tag), Some(marker)) = (tag, marker)
+            && tag != marker
+        {
+            self.push(
+                Severity::Error,
+                DiagnosticKind::ResultMismatch { tag, marker },
+                result_span,
+            );
+        }
+        self.replay.complete = !dead && !errored;
         if !self.replay.complete {
             return;
         }
+        let main = &self.stack[0];
         let termination = self.termination(&main.pos);
         self.replay.termination = Some(termination);
         if let Some((value, span)) = tags.ply_count {
@@ -101,19 +117,6 @@ impl<'a, O: Observer<'a>> Run<'_, 'a, O> {
                 ),
                 _ => {}
             }
-        }
-        let tag = self.replay.result_tag;
-        let marker = self.replay.result_marker;
-        let result_span = self.result_span;
-        let tag_span = tags.result.map(|(_, s)| s).unwrap_or_default();
-        if let (Some(tag), Some(marker)) = (tag, marker)
-            && tag != marker
-        {
-            self.push(
-                Severity::Error,
-                DiagnosticKind::ResultMismatch { tag, marker },
-                result_span,
-            );
         }
         if marker.is_none() && self.options.lints {
             // A tag section alone is said to be one.
