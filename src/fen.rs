@@ -438,15 +438,15 @@ fn parse_counter(text: &str, base: usize, field: FenField) -> Result<u64, ParseF
     if let Some(i) = text.find(|c: char| !c.is_ascii_digit()) {
         return Err(err(i, ParseFenErrorKind::NotANumber));
     }
-    // Read up to u32::MAX, kept in a u64: the moves of a game can carry
-    // a counter past it, and never past a u64.
-    let n: u32 = text
+    // Any counter a u64 holds, so that every FEN written reads back:
+    // moves count on past u32::MAX, and stop at u64::MAX.
+    let n: u64 = text
         .parse()
         .map_err(|_| err(0, ParseFenErrorKind::NumberOutOfRange))?;
     if field == FenField::FullmoveNumber && n == 0 {
         return Err(err(0, ParseFenErrorKind::NumberOutOfRange));
     }
-    Ok(u64::from(n))
+    Ok(n)
 }
 
 impl Setup {

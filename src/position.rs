@@ -755,8 +755,8 @@ mod tests {
         assert!(!has(&p, "d4e3"));
     }
 
-    /// A FEN's counters go up to u32::MAX; the moves after it count on,
-    /// and the FEN written says so, in every digit a u64 has.
+    /// Counters count on past u32::MAX, and the FEN written says so, in
+    /// every digit a u64 has, and reads back.
     #[test]
     fn counters_count_on_past_the_largest_a_fen_gives() {
         let mut p = pos("4k3/8/8/8/8/8/8/4K2R b K - 4294967295 4294967295");
@@ -768,14 +768,17 @@ mod tests {
         );
         let fen = p.fen(crate::fen::EpMode::Always);
         assert_eq!(fen, "8/3k4/8/8/8/8/7R/4K3 b - - 4294967297 4294967296");
-        // Past what a FEN gives: refused when read.
-        assert!(Position::from_fen(&fen).is_err());
+        assert_eq!(Position::from_fen(&fen).map(|back| back == p), Ok(true));
         let mut setup = p.to_setup();
         setup.fullmoves = u64::MAX;
+        let fen = setup.to_fen();
         assert_eq!(
-            setup.to_fen(),
+            fen,
             "8/3k4/8/8/8/8/7R/4K3 b - - 4294967297 18446744073709551615"
         );
+        let mut p = Position::from_fen(&fen).unwrap();
+        p.play_unchecked(uci_move(&p, "d7e7"));
+        assert_eq!(p.fullmoves(), u64::MAX, "the last move number stays");
     }
 
     fn uci_move(p: &Position, m: &str) -> Move {
