@@ -89,7 +89,10 @@ impl File {
     /// The file `delta` files to the right, if on the board.
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<File> {
-        let i = self.0 as i32 + delta;
+        // Checked: a `delta` near `i32::MAX` is off the board, not a wrap.
+        let Some(i) = (self.0 as i32).checked_add(delta) else {
+            return None;
+        };
         if 0 <= i && i < 8 {
             Some(File(i as u8))
         } else {
@@ -149,7 +152,10 @@ impl Rank {
     /// The rank `delta` ranks up, if on the board.
     #[inline]
     pub const fn offset(self, delta: i32) -> Option<Rank> {
-        let i = self.0 as i32 + delta;
+        // Checked: a `delta` near `i32::MAX` is off the board, not a wrap.
+        let Some(i) = (self.0 as i32).checked_add(delta) else {
+            return None;
+        };
         if 0 <= i && i < 8 {
             Some(Rank(i as u8))
         } else {
@@ -344,6 +350,20 @@ mod tests {
         }
         assert_eq!(Square::H8.index(), 63);
         assert_eq!(Square::E4.to_string(), "e4");
+    }
+
+    #[test]
+    fn offsets_far_off_the_board_are_none() {
+        for (up, down) in [(i32::MAX, i32::MIN), (1, -1)] {
+            assert_eq!(File::H.offset(up), None);
+            assert_eq!(File::A.offset(down), None);
+            assert_eq!(Rank::EIGHTH.offset(up), None);
+            assert_eq!(Rank::FIRST.offset(down), None);
+            assert_eq!(Square::H8.offset(up, 0), None);
+            assert_eq!(Square::A1.offset(0, down), None);
+        }
+        assert_eq!(File::A.offset(7), Some(File::H));
+        assert_eq!(Rank::FIRST.offset(7), Some(Rank::EIGHTH));
     }
 
     #[test]

@@ -62,7 +62,7 @@ impl Span {
             let crlf = before[at] == b'\r' && source.get(at + 1) == Some(&b'\n');
             i = at + 1;
             if !crlf {
-                line += 1;
+                line = line.saturating_add(1);
                 line_start = i;
             }
         }
@@ -205,7 +205,7 @@ impl<'a> LineIndex<'a> {
             0
         };
         (
-            self.first_line + before as u64,
+            self.first_line.saturating_add(before as u64),
             self.column(line_start, span.start) + indent,
         )
     }
