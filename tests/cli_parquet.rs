@@ -562,3 +562,66 @@ fn parquet_needs_a_file() {
         assert!(!Path::new("x.parquet").exists());
     }
 }
+
+/// A file of its own in `dir` holding `text`.
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write a test file");
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+#[test]
+fn mate_on_the_board_reads_as_mate_zero_in_json_parquet_and_tags() {
+    if !have_pyarrow() {
+        return;
+    }
+    let dir = tempdir("mate-zero");
+    // `[%eval #0]` after the mating move: White mates in the first game,
+    // Black in the second.
+    let input = write(
+        &dir,
+        "mates.pgn",
+        "[Event \"a\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# {[%eval #0]} 1-0\n\n\
+         [Event \"b\"]\n\n1. f3 e5 2. g4 {[%eval #-1]} Qh4# {[%eval #0]} 0-1\n",
+    );
+    let json = pgnkit(&["convert", "--to", "json", &input]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let games = lines(&json.stdout);
+    let file = dir.join("mates.parquet");
+    let out = pgnkit(&[
+        "convert",
+        "--to",
+        "parquet",
+        "-o",
+        file.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let back = read_back(&file, "");
+    let rows = back["data"].as_array().expect("rows");
+    for (row, game) in rows.iter().zip(&games) {
+        let (_, evals, mates) = commands_of(game);
+        assert_eq!(row["mate"].as_array().unwrap(), &mates);
+        assert_eq!(row["eval"].as_array().unwrap(), &evals);
+        assert_eq!(mates.last(), Some(&Value::from(0)));
+    }
+    // The aggregates read it as the mover's mate: 100 pawns for the side
+    // that mated, one evaluation more.
+    let tags = pgnkit(&[
+        "tags",
+        "--format",
+        "jsonl",
+        "-f",
+        "eval,evals,drop.black",
+        &input,
+    ]);
+    assert_eq!(tags.code, 0, "{}", tags.stderr);
+    assert_eq!(
+        tags.stdout,
+        "{\"eval\":100.0,\"evals\":1,\"drop.black\":null}\n\
+         {\"eval\":-100.0,\"evals\":2,\"drop.black\":0.0}\n"
+    );
+    let filter = pgnkit(&["filter", "-c", "-e", "eval = 100", &input]);
+    assert_eq!(filter.stdout.trim(), "1", "{}", filter.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
