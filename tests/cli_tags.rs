@@ -265,23 +265,43 @@ fn tables_keep_each_side_in_its_place() {
 }
 
 #[test]
-fn integer_tags_read_alike_in_every_table() {
+fn numbers_read_alike_in_every_table_and_in_filter() {
+    // One reading of a number: a plain decimal. `2400.0` is the integer
+    // 2400, `2.5` a number with a fraction; `1e3` and `inf` are text.
     let game = "[WhiteElo \"02400\"]\n[BlackElo \" 2300\"]\n[WhiteRatingDiff \"+5\"]\n\
-                [BlackRatingDiff \"-5\"]\n[PlyCount \"2400.0\"]\n[Board \"?\"]\n\n*\n";
+                [BlackRatingDiff \"-5\"]\n[PlyCount \"2400.0\"]\n[Board \"?\"]\n\
+                [WhiteDays \"1e3\"]\n[BlackDays \"2.5\"]\n[EventRounds \"inf\"]\n\n*\n";
     let file = temp_file("integers.pgn", game);
-    let fields = "WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,PlyCount,Board,elo";
-    let (code, jsonl, err) = pgnkit(&[
-        "tags",
-        "--format",
-        "jsonl",
-        "-f",
-        fields,
-        file.to_str().unwrap(),
-    ]);
+    let file = file.to_str().unwrap();
+    let fields = "WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,PlyCount,Board,elo,\
+                  WhiteDays,BlackDays,EventRounds";
+    let (code, jsonl, err) = pgnkit(&["tags", "--format", "jsonl", "-f", fields, file]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         jsonl,
         "{\"WhiteElo\":2400,\"BlackElo\":2300,\"WhiteRatingDiff\":5,\"BlackRatingDiff\":-5,\
-         \"PlyCount\":\"2400.0\",\"Board\":\"?\",\"elo\":[2400,2300]}\n"
+         \"PlyCount\":2400,\"Board\":\"?\",\"elo\":[2400,2300],\
+         \"WhiteDays\":\"1e3\",\"BlackDays\":2.5,\"EventRounds\":\"inf\"}\n"
     );
+    for (expression, matches) in [
+        ("PlyCount = 2400", true),
+        ("PlyCount > 2399.5", true),
+        ("BlackDays > 2", true),
+        ("BlackDays = 2.5", true),
+        ("WhiteDays = 1000", false),
+        ("WhiteDays > 0", false),
+        ("EventRounds > 0", false),
+        ("WhiteElo = 2400.0", true),
+    ] {
+        let (code, count, err) = pgnkit(&["filter", "-c", "-e", expression, file]);
+        assert_eq!(code, if matches { 0 } else { 1 }, "{expression}: {err}");
+        assert_eq!(
+            count.trim(),
+            if matches { "1" } else { "0" },
+            "{expression}"
+        );
+    }
+    // A number with an exponent is no number on the right either.
+    let (code, _, err) = pgnkit(&["filter", "-c", "-e", "WhiteElo < 1e4", file]);
+    assert_eq!(code, 2, "{err}");
 }

@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use pgnkit::engine::{self, Failure, Item, PooledReplayer, Sink};
-use pgnkit::filter::{Facts, Field, FieldType, integer};
+use pgnkit::filter::{self, Facts, Field, FieldType, integer};
 use pgnkit::opening::{Classifier, Openings};
 use pgnkit::pgn::{RawGame, ReadPgnError};
 use pgnkit::replay::{MainlinePly, Replay, ReplayOptions};
@@ -720,9 +720,11 @@ fn json_cell(source: &Source, cell: &[Option<Cow<'_, str>>]) -> serde_json::Valu
             (None, _) => Value::Null,
             (Some(text), Some(Field::Valid)) => Value::Bool(text == "valid"),
             (Some(text), Some(field)) if number && field.is_fractional() => json_decimal(text),
-            (Some(text), _) if number => {
-                integer(text).map_or_else(|| text.to_string().into(), Value::from)
-            }
+            (Some(text), _) if number => match (integer(text), filter::number(text)) {
+                (Some(n), _) => Value::from(n),
+                (None, Some(x)) => Value::from(x),
+                (None, None) => Value::String(text.to_string()),
+            },
             (Some(text), _) => Value::String(text.to_string()),
         }
     };
