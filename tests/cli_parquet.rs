@@ -539,13 +539,14 @@ fn parquet_needs_a_file() {
     ]);
     assert_eq!(out.code, 2);
     // `number` counts across inputs, which Parquet rows do not; and the
-    // ECO tag of `*` clashes with `eco` in a reader that ignores case.
+    // ECO tag named beside `eco` clashes in a reader that ignores case.
     for (fields, message) in [
         (
             "number,White",
             "--fields number is not a column of --format parquet",
         ),
-        ("game,*,eco", "`ECO` and `eco` differ only in case"),
+        ("game,ECO,eco", "`ECO` and `eco` differ only in case"),
+        ("game,ECO,eco", "tag:ECO"),
     ] {
         let out = pgnkit(&[
             "tags",
@@ -623,5 +624,97 @@ fn mate_on_the_board_reads_as_mate_zero_in_json_parquet_and_tags() {
     );
     let filter = pgnkit(&["filter", "-c", "-e", "eval = 100", &input]);
     assert_eq!(filter.stdout.trim(), "1", "{}", filter.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn tags_named_like_columns_and_tagless_games_keep_every_value_and_row() {
+    if !have_pyarrow() {
+        return;
+    }
+    let dir = tempdir("names");
+    let input = write(
+        &dir,
+        "names.pgn",
+        "[ECO \"C20\"]\n[file \"f\"]\n[Eco \"x\"]\n[WhiteElo \"2400.0\"]\n\n1. e4 e5 *\n",
+    );
+    let file = dir.join("names.parquet");
+    let out = pgnkit(&[
+        "tags",
+        "--format",
+        "parquet",
+        "-f",
+        "eco,file,*",
+        "-o",
+        file.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let back = read_back(&file, "");
+    let schema = back["schema"].as_object().expect("a schema");
+    assert_eq!(
+        schema.keys().collect::<Vec<_>>(),
+        [
+            "eco",
+            "file",
+            "tag:ECO",
+            "tag:file",
+            "tag:Eco~2",
+            "WhiteElo"
+        ]
+    );
+    let row = &back["data"][0];
+    assert_eq!(row["tag:ECO"], "C20");
+    assert_eq!(row["tag:file"], "f");
+    assert_eq!(row["tag:Eco~2"], "x");
+    assert_eq!(row["file"], input.as_str());
+    // A whole decimal is the integer in both tables.
+    let out = pgnkit(&[
+        "convert",
+        "--to",
+        "parquet",
+        "-o",
+        file.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(read_back(&file, "")["data"][0]["WhiteElo"], 2400);
+    let out = pgnkit(&[
+        "tags",
+        "--format",
+        "parquet",
+        "-f",
+        "WhiteElo",
+        "-o",
+        file.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(read_back(&file, "")["data"][0]["WhiteElo"], 2400);
+    // Games without tags: `*` alone is no column, refused; with a field
+    // beside it every game has its row; convert has its fixed columns.
+    let tagless = write(&dir, "tagless.pgn", "1. e4 e5 *\n\n1. d4 *\n");
+    let out = pgnkit(&[
+        "tags",
+        "--format",
+        "parquet",
+        "-f",
+        "*",
+        "-o",
+        file.to_str().unwrap(),
+        &tagless,
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("no column"), "{}", out.stderr);
+    for args in [
+        &["tags", "--format", "parquet", "-f", "game,*"][..],
+        &["convert", "--to", "parquet"][..],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["-o", file.to_str().unwrap(), &tagless]);
+        let out = pgnkit(&args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(read_back(&file, "")["rows"], 2, "{args:?}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
