@@ -718,3 +718,54 @@ fn tags_named_like_columns_and_tagless_games_keep_every_value_and_row() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn with_file_names_each_games_input_in_json_and_parquet() {
+    if !have_pyarrow() {
+        return;
+    }
+    let dir = tempdir("with-file");
+    let a = write(&dir, "a.pgn", "[Event \"a\"]\n\n1. e4 *\n");
+    let b = write(&dir, "b.pgn", "[Event \"b\"]\n\n1. d4 *\n");
+    let json = pgnkit(&["convert", "--to", "json", "--with-file", &a, &b]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let games = lines(&json.stdout);
+    for (game, name) in games.iter().zip([&a, &b]) {
+        let keys: Vec<&String> = game.as_object().unwrap().keys().collect();
+        assert_eq!(keys[..3], ["game", "file", "tags"]);
+        assert_eq!(
+            (&game["game"], game["file"].as_str()),
+            (&Value::from(1), Some(name.as_str()))
+        );
+    }
+    // Without it, the objects are as they were.
+    let plain = pgnkit(&["convert", "--to", "json", &a]);
+    assert!(
+        !lines(&plain.stdout)[0]
+            .as_object()
+            .unwrap()
+            .contains_key("file")
+    );
+    let file = dir.join("both.parquet");
+    let out = pgnkit(&[
+        "convert",
+        "--to",
+        "parquet",
+        "--with-file",
+        "-o",
+        file.to_str().unwrap(),
+        &a,
+        &b,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let back = read_back(&file, "t = t.select(['game', 'file'])");
+    assert_eq!(back["schema"]["file"], "string");
+    assert_eq!(
+        back["data"],
+        serde_json::json!([{"game": 1, "file": a}, {"game": 1, "file": b}])
+    );
+    // PGN output has no such field.
+    let out = pgnkit(&["convert", "--with-file", &a]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
