@@ -50,7 +50,7 @@ use super::run::{Writer, checked, execute};
 ///
 /// Formats: tsv (tab-separated; tabs and line breaks in values become
 /// spaces; no header unless --header, so rows sort and cut cleanly),
-/// csv (RFC 4180 quoting; header unless --no-header), jsonl (one JSON
+/// csv (RFC 4180 quoting, LF line ends; header unless --no-header), jsonl (one JSON
 /// object per game, keys in --fields order, values typed: numbers, valid
 /// as a boolean, player and elo as [white, black], a missing tag null),
 /// parquet (needs -o FILE; the jsonl values as typed columns, `*` a text
