@@ -13,8 +13,8 @@ use crate::color::Color;
 use crate::encoding;
 use crate::notation::MoveToken;
 use crate::pgn::{
-    Command, Comment, Eval, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip, Span, Visitor,
-    fen_move_number, unescape,
+    Command, Comment, Eval, MATE_SCORE, ParsePgnError, ParsePgnErrorKind, RawGame, Reader, Skip,
+    Span, Visitor, fen_move_number, unescape,
 };
 
 /// What the comments of one mainline ply say.
@@ -202,10 +202,9 @@ impl Timeline {
     /// assert_eq!(timeline.largest_drop(Color::Black), Some(470));
     /// ```
     pub fn largest_drop(&self, side: Color) -> Option<i32> {
-        let score = |i: usize| self.plies.get(i)?.eval?.score();
         self.of(side)
             .filter_map(|(i, _)| {
-                let (before, after) = (score(i.checked_sub(1)?)?, score(i)?);
+                let (before, after) = (self.score(i.checked_sub(1)?)?, self.score(i)?);
                 Some(side.fold(before - after, after - before).max(0))
             })
             .max()
@@ -214,6 +213,35 @@ impl Timeline {
     /// The last evaluation of the mainline.
     pub fn final_eval(&self) -> Option<Eval> {
         self.plies.iter().filter_map(|p| p.eval).next_back()
+    }
+
+    /// The evaluation after ply `index` in centipawns, from White's point
+    /// of view ([`Eval::score`]). `[%eval #0]`, mate on the board, counts
+    /// as [`MATE_SCORE`] for the side that made the ply: the side to move
+    /// is mated, as python-chess reads it.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::{MATE_SCORE, RawGame};
+    /// use pgnkit::timeline::Timeline;
+    /// let raw = RawGame::from_bytes(b"1. f3 e5 2. g4 {[%eval #-1]} Qh4# {[%eval #0]} 0-1");
+    /// let timeline = Timeline::read(&raw);
+    /// assert_eq!(timeline.score(2), Some(-MATE_SCORE));
+    /// assert_eq!(timeline.score(3), Some(-MATE_SCORE));
+    /// assert_eq!(timeline.score(0), None);
+    /// ```
+    pub fn score(&self, index: usize) -> Option<i32> {
+        match self.plies.get(index)?.eval? {
+            Eval::Mate(0) => Some(self.side(index).fold(MATE_SCORE, -MATE_SCORE)),
+            eval => eval.score(),
+        }
+    }
+
+    /// The score ([`score`](Self::score)) of the last evaluation of the
+    /// mainline.
+    pub fn final_score(&self) -> Option<i32> {
+        let last = self.plies.iter().rposition(|p| p.eval.is_some())?;
+        self.score(last)
     }
 }
 
@@ -263,9 +291,6 @@ impl<'a> Visitor<'a> for Notes<'a> {
             match command {
                 Command::Clock(ms) => notes.clock = Some(ms),
                 Command::Emt(ms) => notes.emt = Some(ms),
-                // `#0` names no side: no evaluation, and no cover for
-                // the one before it.
-                Command::Eval(Eval::Mate(0)) => {}
                 Command::Eval(eval) => notes.eval = Some(eval),
             }
         }
@@ -320,11 +345,16 @@ mod tests {
         );
         assert_eq!(t.largest_drop(Color::White), Some(10_000 - 40));
         assert_eq!(t.largest_drop(Color::Black), Some(10));
-        assert_eq!(t.final_eval(), Some(Eval::Mate(-1)));
-        assert_eq!(t.evals(), 3);
-        // `#0` after a ply's evaluation leaves it standing.
+        // `#0`, mate on the board, is the mover's mate.
+        assert_eq!(t.final_eval(), Some(Eval::Mate(0)));
+        assert_eq!(t.final_score(), Some(-MATE_SCORE));
+        assert_eq!(t.evals(), 4);
+        // The last command of a comment wins.
         let t = timeline("1. e4 {[%eval 0.3] [%eval #0]} *");
-        assert_eq!(t.final_eval(), Some(Eval::Centipawns(30)));
+        assert_eq!(t.final_eval(), Some(Eval::Mate(0)));
+        assert_eq!(t.final_score(), Some(MATE_SCORE));
+        let t = timeline("1. e4 {[%eval #0] [%eval 0.3]} *");
+        assert_eq!(t.final_score(), Some(30));
     }
 
     #[test]

@@ -664,3 +664,34 @@ fn one_part_of_every_corpus_file_is_the_file() {
     assert!(checked > 150, "{checked} files");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn dedup_exact_finds_a_latin1_copy_in_utf8() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    // German opening names in Latin-1, and the same bytes in UTF-8: the
+    // same tags, as every output of pgnkit decodes them.
+    let latin1 = data.join("corpus/pychess/eco-de-latin1.pgn");
+    let bytes = std::fs::read(&latin1).expect("read the Latin-1 file");
+    assert!(!bytes.is_ascii() && std::str::from_utf8(&bytes).is_err());
+    let utf8: String = bytes.iter().map(|&b| char::from(b)).collect();
+    let dir = scratch("dedup-latin1");
+    let copy = dir.join("eco-de-utf8.pgn");
+    std::fs::write(&copy, utf8).expect("write the UTF-8 copy");
+    let out = pgnkit(&[
+        "dedup",
+        "--no-games",
+        latin1.to_str().unwrap(),
+        copy.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let games = count_before(&out.stderr, "games");
+    assert_eq!(
+        count_before(&out.stderr, "duplicates"),
+        games / 2,
+        "{}",
+        out.stderr
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -539,13 +539,14 @@ fn parquet_needs_a_file() {
     ]);
     assert_eq!(out.code, 2);
     // `number` counts across inputs, which Parquet rows do not; and the
-    // ECO tag of `*` clashes with `eco` in a reader that ignores case.
+    // ECO tag named beside `eco` clashes in a reader that ignores case.
     for (fields, message) in [
         (
             "number,White",
             "--fields number is not a column of --format parquet",
         ),
-        ("game,*,eco", "`ECO` and `eco` differ only in case"),
+        ("game,ECO,eco", "`ECO` and `eco` differ only in case"),
+        ("game,ECO,eco", "tag:ECO"),
     ] {
         let out = pgnkit(&[
             "tags",
@@ -561,4 +562,210 @@ fn parquet_needs_a_file() {
         assert!(out.stderr.contains(message), "{}", out.stderr);
         assert!(!Path::new("x.parquet").exists());
     }
+}
+
+/// A file of its own in `dir` holding `text`.
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write a test file");
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+#[test]
+fn mate_on_the_board_reads_as_mate_zero_in_json_parquet_and_tags() {
+    if !have_pyarrow() {
+        return;
+    }
+    let dir = tempdir("mate-zero");
+    // `[%eval #0]` after the mating move: White mates in the first game,
+    // Black in the second.
+    let input = write(
+        &dir,
+        "mates.pgn",
+        "[Event \"a\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# {[%eval #0]} 1-0\n\n\
+         [Event \"b\"]\n\n1. f3 e5 2. g4 {[%eval #-1]} Qh4# {[%eval #0]} 0-1\n",
+    );
+    let json = pgnkit(&["convert", "--to", "json", &input]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let games = lines(&json.stdout);
+    let file = dir.join("mates.parquet");
+    let out = pgnkit(&[
+        "convert",
+        "--to",
+        "parquet",
+        "-o",
+        file.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let back = read_back(&file, "");
+    let rows = back["data"].as_array().expect("rows");
+    for (row, game) in rows.iter().zip(&games) {
+        let (_, evals, mates) = commands_of(game);
+        assert_eq!(row["mate"].as_array().unwrap(), &mates);
+        assert_eq!(row["eval"].as_array().unwrap(), &evals);
+        assert_eq!(mates.last(), Some(&Value::from(0)));
+    }
+    // The aggregates read it as the mover's mate: 100 pawns for the side
+    // that mated, one evaluation more.
+    let tags = pgnkit(&[
+        "tags",
+        "--format",
+        "jsonl",
+        "-f",
+        "eval,evals,drop.black",
+        &input,
+    ]);
+    assert_eq!(tags.code, 0, "{}", tags.stderr);
+    assert_eq!(
+        tags.stdout,
+        "{\"eval\":100.0,\"evals\":1,\"drop.black\":null}\n\
+         {\"eval\":-100.0,\"evals\":2,\"drop.black\":0.0}\n"
+    );
+    let filter = pgnkit(&["filter", "-c", "-e", "eval = 100", &input]);
+    assert_eq!(filter.stdout.trim(), "1", "{}", filter.stderr);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn tags_named_like_columns_and_tagless_games_keep_every_value_and_row() {
+    if !have_pyarrow() {
+        return;
+    }
+    let dir = tempdir("names");
+    let input = write(
+        &dir,
+        "names.pgn",
+        "[ECO \"C20\"]\n[file \"f\"]\n[Eco \"x\"]\n[WhiteElo \"2400.0\"]\n\n1. e4 e5 *\n",
+    );
+    let file = dir.join("names.parquet");
+    let out = pgnkit(&[
+        "tags",
+        "--format",
+        "parquet",
+        "-f",
+        "eco,file,*",
+        "-o",
+        file.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let back = read_back(&file, "");
+    let schema = back["schema"].as_object().expect("a schema");
+    assert_eq!(
+        schema.keys().collect::<Vec<_>>(),
+        [
+            "eco",
+            "file",
+            "tag:ECO",
+            "tag:file",
+            "tag:Eco~2",
+            "WhiteElo"
+        ]
+    );
+    let row = &back["data"][0];
+    assert_eq!(row["tag:ECO"], "C20");
+    assert_eq!(row["tag:file"], "f");
+    assert_eq!(row["tag:Eco~2"], "x");
+    assert_eq!(row["file"], input.as_str());
+    // A whole decimal is the integer in both tables.
+    let out = pgnkit(&[
+        "convert",
+        "--to",
+        "parquet",
+        "-o",
+        file.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(read_back(&file, "")["data"][0]["WhiteElo"], 2400);
+    let out = pgnkit(&[
+        "tags",
+        "--format",
+        "parquet",
+        "-f",
+        "WhiteElo",
+        "-o",
+        file.to_str().unwrap(),
+        &input,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(read_back(&file, "")["data"][0]["WhiteElo"], 2400);
+    // Games without tags: `*` alone is no column, refused; with a field
+    // beside it every game has its row; convert has its fixed columns.
+    let tagless = write(&dir, "tagless.pgn", "1. e4 e5 *\n\n1. d4 *\n");
+    let out = pgnkit(&[
+        "tags",
+        "--format",
+        "parquet",
+        "-f",
+        "*",
+        "-o",
+        file.to_str().unwrap(),
+        &tagless,
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("no column"), "{}", out.stderr);
+    for args in [
+        &["tags", "--format", "parquet", "-f", "game,*"][..],
+        &["convert", "--to", "parquet"][..],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["-o", file.to_str().unwrap(), &tagless]);
+        let out = pgnkit(&args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(read_back(&file, "")["rows"], 2, "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn with_file_names_each_games_input_in_json_and_parquet() {
+    if !have_pyarrow() {
+        return;
+    }
+    let dir = tempdir("with-file");
+    let a = write(&dir, "a.pgn", "[Event \"a\"]\n\n1. e4 *\n");
+    let b = write(&dir, "b.pgn", "[Event \"b\"]\n\n1. d4 *\n");
+    let json = pgnkit(&["convert", "--to", "json", "--with-file", &a, &b]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let games = lines(&json.stdout);
+    for (game, name) in games.iter().zip([&a, &b]) {
+        let keys: Vec<&String> = game.as_object().unwrap().keys().collect();
+        assert_eq!(keys[..3], ["game", "file", "tags"]);
+        assert_eq!(
+            (&game["game"], game["file"].as_str()),
+            (&Value::from(1), Some(name.as_str()))
+        );
+    }
+    // Without it, the objects are as they were.
+    let plain = pgnkit(&["convert", "--to", "json", &a]);
+    assert!(
+        !lines(&plain.stdout)[0]
+            .as_object()
+            .unwrap()
+            .contains_key("file")
+    );
+    let file = dir.join("both.parquet");
+    let out = pgnkit(&[
+        "convert",
+        "--to",
+        "parquet",
+        "--with-file",
+        "-o",
+        file.to_str().unwrap(),
+        &a,
+        &b,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let back = read_back(&file, "t = t.select(['game', 'file'])");
+    assert_eq!(back["schema"]["file"], "string");
+    assert_eq!(
+        back["data"],
+        serde_json::json!([{"game": 1, "file": a}, {"game": 1, "file": b}])
+    );
+    // PGN output has no such field.
+    let out = pgnkit(&["convert", "--with-file", &a]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let _ = std::fs::remove_dir_all(dir);
 }

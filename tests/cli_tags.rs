@@ -265,23 +265,95 @@ fn tables_keep_each_side_in_its_place() {
 }
 
 #[test]
-fn integer_tags_read_alike_in_every_table() {
+fn numbers_read_alike_in_every_table_and_in_filter() {
+    // One reading of a number: a plain decimal. `2400.0` is the integer
+    // 2400, `2.5` a number with a fraction; `1e3` and `inf` are text.
     let game = "[WhiteElo \"02400\"]\n[BlackElo \" 2300\"]\n[WhiteRatingDiff \"+5\"]\n\
-                [BlackRatingDiff \"-5\"]\n[PlyCount \"2400.0\"]\n[Board \"?\"]\n\n*\n";
+                [BlackRatingDiff \"-5\"]\n[PlyCount \"2400.0\"]\n[Board \"?\"]\n\
+                [WhiteDays \"1e3\"]\n[BlackDays \"2.5\"]\n[EventRounds \"inf\"]\n\n*\n";
     let file = temp_file("integers.pgn", game);
-    let fields = "WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,PlyCount,Board,elo";
-    let (code, jsonl, err) = pgnkit(&[
-        "tags",
-        "--format",
-        "jsonl",
-        "-f",
-        fields,
-        file.to_str().unwrap(),
-    ]);
+    let file = file.to_str().unwrap();
+    let fields = "WhiteElo,BlackElo,WhiteRatingDiff,BlackRatingDiff,PlyCount,Board,elo,\
+                  WhiteDays,BlackDays,EventRounds";
+    let (code, jsonl, err) = pgnkit(&["tags", "--format", "jsonl", "-f", fields, file]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         jsonl,
         "{\"WhiteElo\":2400,\"BlackElo\":2300,\"WhiteRatingDiff\":5,\"BlackRatingDiff\":-5,\
-         \"PlyCount\":\"2400.0\",\"Board\":\"?\",\"elo\":[2400,2300]}\n"
+         \"PlyCount\":2400,\"Board\":\"?\",\"elo\":[2400,2300],\
+         \"WhiteDays\":\"1e3\",\"BlackDays\":2.5,\"EventRounds\":\"inf\"}\n"
     );
+    for (expression, matches) in [
+        ("PlyCount = 2400", true),
+        ("PlyCount > 2399.5", true),
+        ("BlackDays > 2", true),
+        ("BlackDays = 2.5", true),
+        ("WhiteDays = 1000", false),
+        ("WhiteDays > 0", false),
+        ("EventRounds > 0", false),
+        ("WhiteElo = 2400.0", true),
+    ] {
+        let (code, count, err) = pgnkit(&["filter", "-c", "-e", expression, file]);
+        assert_eq!(code, if matches { 0 } else { 1 }, "{expression}: {err}");
+        assert_eq!(
+            count.trim(),
+            if matches { "1" } else { "0" },
+            "{expression}"
+        );
+    }
+    // A number with an exponent is no number on the right either.
+    let (code, _, err) = pgnkit(&["filter", "-c", "-e", "WhiteElo < 1e4", file]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn a_tag_named_like_a_field_is_kept_as_tag_name() {
+    // Real tags named `file` and `game` (and `plies`) beside the fields of
+    // those names: `*` keeps them as `tag:file`, `tag:game`, whichever side
+    // of `*` the fields stand.
+    let game = "[Event \"E\"]\n[file \"real file\"]\n[game \"7\"]\n[plies \"x\"]\n\n1. e4 *\n";
+    let file = temp_file("clash.pgn", game);
+    let file = file.to_str().unwrap();
+    for fields in ["file,game,*", "*,file,game"] {
+        let (code, jsonl, err) = pgnkit(&["tags", "--format", "jsonl", "-f", fields, file]);
+        assert_eq!(code, 0, "{err}");
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(jsonl.trim_end()).unwrap();
+        assert_eq!(object["file"], file, "{fields}");
+        assert_eq!(object["game"], 1, "{fields}");
+        assert_eq!(object["tag:file"], "real file", "{fields}");
+        assert_eq!(object["tag:game"], "7", "{fields}");
+        // A tag no field is named after keeps its name.
+        assert_eq!(object["plies"], "x", "{fields}");
+        assert_eq!(object.len(), 6, "{fields}: {jsonl}");
+    }
+    let (code, csv, err) = pgnkit(&["tags", "--format", "csv", "-f", "file,game,*", file]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        csv,
+        format!("file,game,Event,tag:file,tag:game,plies\n{file},1,E,real file,7,x\n")
+    );
+    let (code, tsv, err) = pgnkit(&["tags", "--header", "-f", "*,plies", file]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        tsv,
+        "Event\tfile\tgame\ttag:plies\tplies\nE\treal file\t7\tx\t1\n"
+    );
+}
+
+#[test]
+fn every_tag_of_tagless_games_is_no_table() {
+    // Games without tags: `*` finds no column, and a table of no column
+    // would lose its rows; jsonl has an object per game.
+    let file = temp_file("tagless.pgn", "1. e4 e5 *\n\n1. d4 *\n");
+    let file = file.to_str().unwrap();
+    for format in ["csv", "tsv"] {
+        let (code, out, err) = pgnkit(&["tags", "--format", format, "-f", "*", file]);
+        assert_eq!(code, 2, "{format}: {out}");
+        assert!(err.contains("no tag") && err.contains("no column"), "{err}");
+    }
+    let (code, out, err) = pgnkit(&["tags", "--format", "csv", "-f", "game,*", file]);
+    assert_eq!((code, out.as_str()), (0, "game\n1\n2\n"), "{err}");
+    let (code, out, err) = pgnkit(&["tags", "--format", "jsonl", "-f", "*", file]);
+    assert_eq!((code, out.as_str()), (0, "{}\n{}\n"), "{err}");
 }

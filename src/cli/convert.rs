@@ -140,6 +140,11 @@ pub struct ConvertArgs {
     /// With --to json: the FEN after every move too.
     #[arg(long)]
     fens: bool,
+    /// With --to json or parquet: a `file` field after `game`, the name of
+    /// the game's input as messages show it (`<stdin>` for standard
+    /// input), so that games of several inputs can be told apart.
+    #[arg(long)]
+    with_file: bool,
     /// Write games with errors unchanged instead of leaving them out (they
     /// are still reported and still set exit status 1).
     #[arg(long)]
@@ -351,12 +356,16 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
         args.from != From::Json || args.inputs.shard.is_none(),
         "--shard reads PGN, not --from json lines"
     );
+    anyhow::ensure!(
+        !args.with_file || matches!(args.to, To::Json | To::Parquet),
+        "--with-file adds a field to --to json or parquet; PGN output has no such field"
+    );
     if args.to == To::Parquet {
         anyhow::ensure!(
             args.from != From::Json,
             "--to parquet reads PGN, not --from json"
         );
-        check_parquet(args.output.path())?;
+        check_parquet(args.output.path(), args.with_file)?;
     }
     let mut out = Output::open(args.output.path(), &args.inputs.files)?;
     if args.from == From::Json {
@@ -400,6 +409,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                                 if args.to == To::Parquet {
                                     parquet_row(
                                         &mut done.extra,
+                                        args.with_file.then_some(item.name),
                                         &raw,
                                         &game,
                                         &line,
@@ -408,8 +418,15 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
                                     );
                                     return;
                                 }
-                                let value =
-                                    json::game(raw.number, &game, &line, &replay, start, args.fens);
+                                let value = json::game(
+                                    raw.number,
+                                    args.with_file.then_some(item.name),
+                                    &game,
+                                    &line,
+                                    &replay,
+                                    start,
+                                    args.fens,
+                                );
                                 let _ = serde_json::to_writer(&mut done.stdout, &value);
                                 done.stdout.push(b'\n');
                             },
@@ -442,7 +459,7 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     let run = Run::new(&args.inputs, &args.jobs, &args.progress);
     let init = || (PooledReplayer::take(), Converter::new());
     let (stats, io_error) = if args.to == To::Parquet {
-        parquet_run(&run, &mut out, init, game)?
+        parquet_run(&run, &mut out, args.with_file, init, game)?
     } else {
         let mut writer = Writer::new(&mut out, &run);
         execute(&run, &mut writer, init, game)?;
@@ -458,11 +475,15 @@ use super::parquet::Rows;
 #[cfg(not(feature = "parquet"))]
 type Rows = ();
 
-/// The columns of `--to parquet`, in order (docs/parquet.md).
+/// The columns of `--to parquet`, in order (docs/parquet.md), with
+/// `file` or without.
 #[cfg(feature = "parquet")]
-fn parquet_columns() -> Vec<super::parquet::Spec> {
+fn parquet_columns(file: bool) -> Vec<super::parquet::Spec> {
     use super::parquet::{Kind, Spec};
     let mut specs = vec![Spec::one("game", Kind::Int)];
+    if file {
+        specs.push(Spec::one("file", Kind::Text));
+    }
     specs.extend(
         PARQUET_TAGS
             .iter()
@@ -483,10 +504,16 @@ fn parquet_columns() -> Vec<super::parquet::Spec> {
     specs
 }
 
-/// The columns of `--to parquet`, made once.
+/// The columns of `--to parquet`, made once: without `file`, and with.
 #[cfg(feature = "parquet")]
-static PARQUET_COLUMNS: std::sync::LazyLock<Vec<super::parquet::Spec>> =
-    std::sync::LazyLock::new(parquet_columns);
+static PARQUET_COLUMNS: std::sync::LazyLock<[Vec<super::parquet::Spec>; 2]> =
+    std::sync::LazyLock::new(|| [parquet_columns(false), parquet_columns(true)]);
+
+/// The columns of `--to parquet`, with `file` or without.
+#[cfg(feature = "parquet")]
+fn columns(file: bool) -> &'static [super::parquet::Spec] {
+    &PARQUET_COLUMNS[usize::from(file)]
+}
 
 /// The tags that `--to parquet` has a column for, and whether the column
 /// holds integers (null when the tag's value is not one). The Result tag
@@ -513,12 +540,12 @@ const PARQUET_TAGS: [(&str, bool); 16] = [
 
 /// Refuses `--to parquet` without an output file.
 #[cfg(feature = "parquet")]
-fn check_parquet(path: Option<&std::path::Path>) -> anyhow::Result<()> {
-    super::parquet::check(path, &PARQUET_COLUMNS, "--to")
+fn check_parquet(path: Option<&std::path::Path>, file: bool) -> anyhow::Result<()> {
+    super::parquet::check(path, columns(file), "--to")
 }
 
 #[cfg(not(feature = "parquet"))]
-fn check_parquet(_: Option<&std::path::Path>) -> anyhow::Result<()> {
+fn check_parquet(_: Option<&std::path::Path>, _: bool) -> anyhow::Result<()> {
     anyhow::bail!("--to parquet: this pgnkit was built without the `parquet` feature")
 }
 
@@ -526,6 +553,7 @@ fn check_parquet(_: Option<&std::path::Path>) -> anyhow::Result<()> {
 #[cfg(feature = "parquet")]
 fn parquet_row(
     rows: &mut Rows,
+    file: Option<&str>,
     raw: &RawGame<'_>,
     game: &pgnkit::pgn::Game<'_>,
     line: &pgnkit::convert::PlayedLine<'_, '_>,
@@ -536,7 +564,7 @@ fn parquet_row(
     use pgnkit::pgn::{Eval, unescape};
     use pgnkit::timeline::Timeline;
 
-    let specs: &[super::parquet::Spec] = &PARQUET_COLUMNS;
+    let specs = columns(file.is_some());
     let timeline = Timeline::read(raw);
     let notes = |i: usize| timeline.plies.get(i).copied().unwrap_or_default();
     let tags: Vec<Option<String>> = PARQUET_TAGS
@@ -553,6 +581,9 @@ fn parquet_row(
     let seconds = |ms: Option<u64>| ms.map_or(Value::Null, |ms| Value::Real(json::seconds(ms)));
     let mut row = rows.row(specs);
     row.value(Value::Int(i64::try_from(raw.number).unwrap_or(i64::MAX)));
+    if let Some(file) = file {
+        row.value(Value::Text(file));
+    }
     for ((_, int), tag) in PARQUET_TAGS.iter().zip(&tags) {
         row.value(match (tag, int) {
             (None, _) => Value::Null,
@@ -586,6 +617,7 @@ fn parquet_row(
 #[cfg(not(feature = "parquet"))]
 fn parquet_row(
     _: &mut Rows,
+    _: Option<&str>,
     _: &RawGame<'_>,
     _: &pgnkit::pgn::Game<'_>,
     _: &pgnkit::convert::PlayedLine<'_, '_>,
@@ -600,6 +632,7 @@ fn parquet_row(
 fn parquet_run<S, I, G>(
     run: &Run,
     out: &mut Output,
+    with_file: bool,
     init: I,
     game: G,
 ) -> anyhow::Result<(super::report::Stats, bool)>
@@ -607,7 +640,7 @@ where
     I: Fn() -> S + Sync,
     G: Fn(&mut S, &Item<'_>, &mut Done<Rows>) + Sync,
 {
-    let mut file = super::parquet::File::create(out, &PARQUET_COLUMNS)?;
+    let mut file = super::parquet::File::create(out, columns(with_file))?;
     let mut sink = std::io::sink();
     let mut batches = |rows: &mut Rows| file.write(rows, false);
     let mut writer = Writer::new(&mut sink, run).on_batch(&mut batches);
@@ -623,6 +656,7 @@ where
 fn parquet_run<S, I, G>(
     _: &Run,
     _: &mut Output,
+    _: bool,
     _: I,
     _: G,
 ) -> anyhow::Result<(super::report::Stats, bool)>
@@ -713,7 +747,13 @@ fn from_json(
                             play_game(&game, &start, pgn_options.letters, pgn_options.required).map(
                                 |line| {
                                     let value = json::game(
-                                        number, &game, &line, &replay, &start, args.fens,
+                                        number,
+                                        args.with_file.then_some(shown.as_ref()),
+                                        &game,
+                                        &line,
+                                        &replay,
+                                        &start,
+                                        args.fens,
                                     );
                                     let _ = serde_json::to_writer(&mut buf, &value);
                                     buf.push(b'\n');

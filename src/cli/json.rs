@@ -9,8 +9,12 @@ use pgnkit::{EpMode, Position, Style, encoding};
 use serde_json::{Map, Value, json};
 
 /// The JSON object of one valid game.
+///
+/// `file`, the name of the game's input, is a field after `game` when it
+/// is given (`--with-file`).
 pub fn game(
     number: u64,
+    file: Option<&str>,
     game: &Game<'_>,
     line: &PlayedLine<'_, '_>,
     replay: &Replay,
@@ -29,6 +33,9 @@ pub fn game(
         .collect();
     let mut out = Map::new();
     out.insert("game".into(), json!(number));
+    if let Some(file) = file {
+        out.insert("file".into(), json!(file));
+    }
     out.insert("tags".into(), Value::Array(tags));
     out.insert("start".into(), json!(start.fen(EpMode::Always)));
     out.insert("moves".into(), moves(line, fens));

@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use pgnkit::engine::{self, Failure, Item, PooledReplayer, Sink};
-use pgnkit::filter::{Facts, Field, FieldType, integer};
+use pgnkit::filter::{self, Facts, Field, FieldType, integer};
 use pgnkit::opening::{Classifier, Openings};
 use pgnkit::pgn::{RawGame, ReadPgnError};
 use pgnkit::replay::{MainlinePly, Replay, ReplayOptions};
@@ -24,10 +24,12 @@ use super::run::{Writer, checked, execute};
 /// Print chosen tags and pseudo-fields of every game as a table.
 ///
 /// One row per game, in input order; a missing tag is an empty cell. Fields
-/// are tag names (exact case: White, WhiteDays, ECO …), `*` (every tag: in
-/// tsv and csv a column per tag name seen in the inputs, in the order first
-/// seen, which reads the inputs twice, so they must be files, not standard
-/// input or a pipe; in jsonl each game's own tags), or
+/// are tag names (exact case: White, WhiteDays, ECO …), `*` (every tag not
+/// named on its own: in tsv, csv and parquet a column per tag name seen in
+/// the inputs, in the order first seen, which reads the inputs twice, so
+/// they must be files, not standard input or a pipe; in jsonl each game's
+/// own tags; a tag whose name another field has, such as file or game, or
+/// in parquet the same name in other case, is named tag:NAME), or
 /// pseudo-fields: game (number in its input), number (number over all the
 /// inputs, counting on from file to file; not in parquet), file (the
 /// input's name), winner, player (White and Black), elo (WhiteElo and
@@ -48,7 +50,7 @@ use super::run::{Writer, checked, execute};
 ///
 /// Formats: tsv (tab-separated; tabs and line breaks in values become
 /// spaces; no header unless --header, so rows sort and cut cleanly),
-/// csv (RFC 4180 quoting; header unless --no-header), jsonl (one JSON
+/// csv (RFC 4180 quoting, LF line ends; header unless --no-header), jsonl (one JSON
 /// object per game, keys in --fields order, values typed: numbers, valid
 /// as a boolean, player and elo as [white, black], a missing tag null),
 /// parquet (needs -o FILE; the jsonl values as typed columns, `*` a text
@@ -152,6 +154,49 @@ impl Column {
     }
 }
 
+/// What decides the names of the tags of `*`.
+struct Star {
+    /// The tags named as columns of their own, which `*` leaves out.
+    named: HashSet<String>,
+    /// The names of the other columns (`file`, `game`, `plies` …).
+    reserved: HashSet<String>,
+}
+
+impl Star {
+    fn new(columns: &[Column]) -> Star {
+        let (mut named, mut reserved) = (HashSet::new(), HashSet::new());
+        for column in columns {
+            match &column.source {
+                Source::Field(Field::Tag(name)) | Source::Tag(name) => {
+                    named.insert(name.clone());
+                }
+                Source::AllTags => {}
+                _ => {
+                    reserved.insert(column.name.clone());
+                }
+            }
+        }
+        Star { named, reserved }
+    }
+}
+
+/// The column, or JSON key, of the tag `name` of `*`: its name, or
+/// `tag:NAME` when that is `taken` (by a field such as `file` or `game`),
+/// then `tag:NAME~2`, `~3` … until one is free. A tag never loses its
+/// value to a field of its name.
+fn star_column(name: &str, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(name) {
+        return name.to_string();
+    }
+    let mut column = format!("tag:{name}");
+    let mut n = 2;
+    while taken(&column) {
+        column = format!("tag:{name}~{n}");
+        n += 1;
+    }
+    column
+}
+
 /// Runs `pgnkit tags`.
 pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
     // Field names are read as filter expressions read them: a misspelt or
@@ -187,29 +232,43 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
             );
         }
         let names = tag_names(&run)?;
-        // A tag named as a column of its own keeps that column (as in jsonl).
-        let named: HashSet<String> = columns
+        let star = Star::new(&columns);
+        // Parquet readers (DuckDB) take column names without case.
+        let clash = |a: &str, b: &str| match args.format {
+            TableFormat::Parquet => a.eq_ignore_ascii_case(b),
+            _ => a == b,
+        };
+        let mut taken: Vec<String> = columns
             .iter()
-            .filter_map(|c| match &c.source {
-                Source::Field(Field::Tag(name)) => Some(name.clone()),
-                _ => None,
-            })
+            .filter(|c| c.source != Source::AllTags)
+            .map(|c| c.name.clone())
             .collect();
         columns = columns
             .into_iter()
             .flat_map(|c| match c.source {
                 Source::AllTags => names
                     .iter()
-                    .filter(|name| !named.contains(*name))
-                    .map(|name| Column {
-                        name: name.clone(),
-                        source: Source::Tag(name.clone()),
+                    .filter(|name| !star.named.contains(*name))
+                    .map(|name| {
+                        let column = star_column(name, |n| taken.iter().any(|t| clash(t, n)));
+                        taken.push(column.clone());
+                        Column {
+                            name: column,
+                            source: Source::Tag(name.clone()),
+                        }
                     })
                     .collect(),
                 _ => vec![c],
             })
             .collect();
+        anyhow::ensure!(
+            !columns.is_empty(),
+            "--fields '*': the inputs have no tag, so the {} table would have no column \
+             and lose its rows: name a field beside it (`game,*`)",
+            args.format.name()
+        );
     }
+    let star = Star::new(&columns);
     let replay = columns
         .iter()
         .any(|c| c.field().is_some_and(Field::needs_replay));
@@ -257,7 +316,14 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
             .map(|c| Cell::Text(vec![Some(Cow::Borrowed(c.name.as_str()))]))
             .collect();
         let mut row = Vec::new();
-        write_row(args.format, &columns, &names, &mut row, &mut Vec::new())?;
+        write_row(
+            args.format,
+            &columns,
+            &star,
+            &names,
+            &mut row,
+            &mut Vec::new(),
+        )?;
         out.write_all(&row).context("writing the output")?;
     }
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done<Numbers>| {
@@ -279,6 +345,7 @@ pub fn run(args: &TagsArgs) -> anyhow::Result<Exit> {
         let _ = write_row(
             args.format,
             &columns,
+            &star,
             &cells,
             &mut done.stdout,
             &mut done.extra.marks,
@@ -396,6 +463,28 @@ fn parquet_table(
             _ => Spec::one(&c.name, kind(c)),
         })
         .collect();
+    // Names given in --fields that differ only in case: a tag can take
+    // another name.
+    for (i, column) in columns.iter().enumerate() {
+        let Some(other) = columns[..i]
+            .iter()
+            .find(|o| o.name != column.name && o.name.eq_ignore_ascii_case(&column.name))
+        else {
+            continue;
+        };
+        let tag = [other, column].into_iter().find_map(|c| match &c.source {
+            Source::Field(Field::Tag(tag)) if !c.name.starts_with("tag:") => Some(tag),
+            _ => None,
+        });
+        if let Some(tag) = tag {
+            anyhow::bail!(
+                "the Parquet columns `{}` and `{}` differ only in case \
+                 (DuckDB reads names without case): name the tag `tag:{tag}`",
+                other.name,
+                column.name
+            );
+        }
+    }
     super::parquet::check(args.common.output.path(), &specs, "--format")?;
     let mut out = Output::open(args.common.output.path(), &args.inputs.files)?;
     let mut file = File::create(&mut out, &specs)?;
@@ -581,6 +670,7 @@ enum Cell<'f> {
 fn write_row(
     format: TableFormat,
     columns: &[Column],
+    star: &Star,
     cells: &[Cell<'_>],
     out: &mut Vec<u8>,
     marks: &mut Vec<(usize, usize, u64)>,
@@ -669,8 +759,12 @@ fn write_row(
                     Cell::Tags(facts) => {
                         for tag in &facts.tags {
                             let name = tag.name_text();
+                            if star.named.contains(name.as_ref()) {
+                                continue;
+                            }
+                            let column = star_column(&name, |n| star.reserved.contains(n));
                             let source = Source::Field(Field::Tag(name.to_string()));
-                            if key(&name, out)? {
+                            if key(&column, out)? {
                                 let value = json_cell(&source, &[Some(tag.value_text())]);
                                 serde_json::to_writer(&mut *out, &value)?;
                             }
@@ -720,9 +814,11 @@ fn json_cell(source: &Source, cell: &[Option<Cow<'_, str>>]) -> serde_json::Valu
             (None, _) => Value::Null,
             (Some(text), Some(Field::Valid)) => Value::Bool(text == "valid"),
             (Some(text), Some(field)) if number && field.is_fractional() => json_decimal(text),
-            (Some(text), _) if number => {
-                integer(text).map_or_else(|| text.to_string().into(), Value::from)
-            }
+            (Some(text), _) if number => match (integer(text), filter::number(text)) {
+                (Some(n), _) => Value::from(n),
+                (None, Some(x)) => Value::from(x),
+                (None, None) => Value::String(text.to_string()),
+            },
             (Some(text), _) => Value::String(text.to_string()),
         }
     };

@@ -15,7 +15,9 @@
 //! whose mainline cannot be played to its end is compared by its movetext
 //! instead, with runs of white space as one space. Tags are compared as a
 //! set of pairs (the order does not matter), each value with its escapes
-//! resolved and without white space at its ends. Players are compared by
+//! resolved, decoded as every output decodes it (UTF-8, else
+//! Windows-1252: a Latin-1 copy of a game is the same game) and without
+//! white space at its ends. Players are compared by
 //! the letters and digits of their names, case ignored (`Carlsen, Magnus`
 //! = `carlsen,magnus`), and only when both are known (not empty, not `?`);
 //! dates only when their year is known.
@@ -238,7 +240,9 @@ impl<'a> Observer<'a> for Seen<'a> {
         if self.hash_tags {
             let mut pair = Hash128::new(4);
             pair.bytes(name);
-            pair.bytes(&unescape(value));
+            // Decoded, so that a Latin-1 copy and a UTF-8 copy of a game
+            // have the same tags.
+            pair.bytes(crate::pgn::value_text(value).as_bytes());
             self.tags = self.tags.wrapping_add(pair.finish());
         }
         match name {

@@ -15,7 +15,6 @@ use std::fmt;
 
 use super::{Facts, TimeControl};
 use crate::color::Color;
-use crate::pgn::Eval;
 use crate::replay::Status;
 use crate::replay::termination_name;
 
@@ -612,7 +611,7 @@ impl Field {
                 timeline.longest_move(*side, base, increment).map(seconds)
             }
             Field::EvalDrop(side) => timeline.largest_drop(*side).map(pawns),
-            Field::FinalEval => timeline.final_eval().and_then(Eval::score).map(pawns),
+            Field::FinalEval => timeline.final_score().map(pawns),
             Field::Clocks => Some(timeline.clocks().to_string()),
             Field::Evals => Some(timeline.evals().to_string()),
             _ => None,

@@ -455,18 +455,60 @@ fn search(text: &str, op: Op, value: &Literal) -> bool {
     }
 }
 
-/// A tag's value as an integer, if it is one: decimal digits after an
-/// optional sign, with spaces around them (`+5`, `02400`, ` 2300`);
-/// `None` for anything else (`?`, `2400.0`) and beyond `i64`. How the
-/// tables (`tags --format jsonl` and parquet, `convert --to parquet`) type
-/// the tags listed as numbers.
-pub fn integer(text: &str) -> Option<i64> {
-    text.trim().parse().ok()
+/// A value as a number, if it is one: a plain decimal, an optional sign
+/// then digits with an optional fraction (`2400`, `+5`, `-0.35`,
+/// `2400.0`, `.5`), with spaces around it. No exponent, digit grouping,
+/// `inf` or `nan`: `1e3` is text. The one reading of a number: how
+/// `filter` compares numbers (tags, fields and the values in the
+/// expression) and how the tables type them ([`integer`]).
+///
+/// # Examples
+/// ```
+/// use pgnkit::filter::number;
+/// assert_eq!(number(" 2400.0 "), Some(2400.0));
+/// assert_eq!(number("-.5"), Some(-0.5));
+/// assert_eq!(number("1e3"), None);
+/// assert_eq!(number("inf"), None);
+/// assert_eq!(number("?"), None);
+/// ```
+pub fn number(text: &str) -> Option<f64> {
+    decimal(text)?;
+    // Hundreds of digits overflow to infinity, which is no number.
+    text.trim().parse().ok().filter(|x: &f64| x.is_finite())
 }
 
-/// A field's text as a number, if it is one.
-fn number(text: &str) -> Option<f64> {
-    text.trim().parse::<f64>().ok().filter(|n| n.is_finite())
+/// A value as an integer, if it is one: a [`number`] without a fraction,
+/// or with a fraction of zeros (`02400`, `+5`, `2400.0` is 2400), within
+/// `i64`. How the tables (`tags --format jsonl` and parquet, `convert --to
+/// parquet`) give the tags listed as numbers as integers.
+///
+/// # Examples
+/// ```
+/// use pgnkit::filter::integer;
+/// assert_eq!(integer("+5"), Some(5));
+/// assert_eq!(integer("2400.0"), Some(2400));
+/// assert_eq!(integer("2400.5"), None);
+/// assert_eq!(integer("1e3"), None);
+/// ```
+pub fn integer(text: &str) -> Option<i64> {
+    let (whole, fraction) = decimal(text)?;
+    if !fraction.bytes().all(|b| b == b'0') {
+        return None;
+    }
+    match whole.trim_start_matches(['+', '-']) {
+        "" => Some(0),
+        _ => whole.parse().ok(),
+    }
+}
+
+/// A plain decimal's whole part (with its sign) and fraction digits.
+fn decimal(text: &str) -> Option<(&str, &str)> {
+    let text = text.trim();
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = whole.strip_prefix(['+', '-']).unwrap_or(whole);
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    (all_digits(digits) && all_digits(fraction) && !(digits.is_empty() && fraction.is_empty()))
+        .then_some((whole, fraction))
 }
 
 /// Whether an ordering satisfies an ordering operator.

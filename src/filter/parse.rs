@@ -711,7 +711,7 @@ impl Literal {
         Literal {
             text: text.to_string(),
             lower: text.to_lowercase(),
-            number: text.trim().parse().ok().filter(|n: &f64| n.is_finite()),
+            number: super::number(text),
             date: PgnDate::from_period(text).ok(),
             time_control: None,
             regex: None,
