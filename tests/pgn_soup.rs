@@ -230,3 +230,18 @@ fn lenient_soup() {
     }
     assert!(skipped > 1000, "the soups had little debris: {skipped}");
 }
+
+/// A Result tag with blanks around its value is the result it names, on
+/// the way out as on the way in.
+#[test]
+fn result_tags_with_blanks_round_trip() {
+    let mut written = Vec::new();
+    for text in [
+        &b"[Result \"0-1 \"]\n\n1. e4 *\n"[..],
+        b"[Result \" 1/2-1/2\"]\n\n1. e4\n",
+        b"[Result\"0-1 \"]",
+    ] {
+        let raw = RawGame::from_bytes(text);
+        pgn_support::assert_round_trip(&raw, "blanks", &mut written);
+    }
+}

@@ -77,15 +77,10 @@ fn exported_model(game: &Game<'_>) -> Model {
     }
 }
 
-/// The game's result: its marker, else its Result tag in export format.
+/// The game's result: its marker, else its Result tag, read as the
+/// writer reads it.
 fn result_of(game: &Game<'_>) -> Outcome {
-    let tag_result = game.tag("Result").and_then(|t| match t.value {
-        b"1-0" => Some(Outcome::WhiteWins),
-        b"0-1" => Some(Outcome::BlackWins),
-        b"1/2-1/2" => Some(Outcome::Draw),
-        b"*" => Some(Outcome::Unknown),
-        _ => None,
-    });
+    let tag_result = game.tag("Result").and_then(|t| Outcome::from_tag(t.value));
     game.result
         .map(|r| r.outcome)
         .or(tag_result)
