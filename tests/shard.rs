@@ -462,3 +462,64 @@ fn an_index_of_another_file_is_refused() {
     let out = pgnkit_envs(&["tags", "--index", index, a], &[]);
     assert_eq!(out.code, 2, "--index without --shard");
 }
+
+/// An index holds for its file as it was: a file rewritten with other
+/// bytes of the same size (its time set back as it was) or only touched
+/// refuses it, with a message that says to index it again, where it used
+/// to start the shards at the old places, with wrong game numbers.
+#[test]
+fn regression_an_index_of_a_rewritten_file_is_refused() {
+    let game = |n: usize| format!("[Event \"{n:05}\"]\n\n1. e4 e5 2. Nf3 *\n\n");
+    // Over two index steps, so that shard 3 starts from a place.
+    let count = 2 * 1024 * 1024 / game(0).len() + 1000;
+    let text: String = (0..count).map(game).collect();
+    let path = temp_file("shard-index-stale", "g.pgn", text.as_bytes());
+    let (_, index) = index_of(&path);
+    let (file, idx) = (
+        path.to_str().expect("UTF-8"),
+        index.to_str().expect("UTF-8"),
+    );
+    let shard = || {
+        pgnkit_envs(
+            &[
+                "tags",
+                "-f",
+                "game,Event",
+                "--shard",
+                "3/3",
+                "--index",
+                idx,
+                file,
+            ],
+            &[],
+        )
+    };
+    assert_eq!(shard().code, 0);
+    let indexed = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .expect("a time");
+    let set_time = |time: std::time::SystemTime| {
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(time))
+            .expect("a time");
+    };
+    // The same games, another order: the same size.
+    let cut = text.len() / 3 / game(0).len() * game(0).len();
+    let rotated = format!("{}{}", &text[cut..], &text[..cut]);
+    std::fs::write(&path, &rotated).expect("a rewrite");
+    set_time(indexed);
+    let out = shard();
+    assert_eq!(out.code, 2, "{}", out.stdout.lines().next().unwrap_or(""));
+    assert!(out.stderr.contains("other bytes"), "{}", out.stderr);
+    assert!(out.stderr.contains("run `pgnkit index"), "{}", out.stderr);
+    std::fs::write(&path, &text).expect("a rewrite");
+    set_time(indexed + Duration::from_secs(60));
+    let out = shard();
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("modified at"), "{}", out.stderr);
+    set_time(indexed);
+    assert_eq!(shard().code, 0);
+    let _ = std::fs::remove_dir_all(path.parent().expect("a temp dir"));
+}
