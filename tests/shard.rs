@@ -523,3 +523,76 @@ fn regression_an_index_of_a_rewritten_file_is_refused() {
     assert_eq!(shard().code, 0);
     let _ = std::fs::remove_dir_all(path.parent().expect("a temp dir"));
 }
+
+/// Inputs that end without a line break, LF and CRLF, one after another:
+/// the shards' `filter` outputs concatenate into one run's, byte for
+/// byte, for every N. A shard whose first game followed such an input's
+/// last game in another shard used to leave out the blank line that one
+/// run writes between them.
+#[test]
+fn regression_inputs_without_a_final_line_break_concatenate() {
+    let Some(files) = common::pgn_files(&["corpus"], false) else {
+        return;
+    };
+    let pick = |name: &str| {
+        files
+            .iter()
+            .find(|f| f.ends_with(name))
+            .map(|f| std::fs::read(f).expect("a corpus file"))
+            .expect("a corpus file")
+    };
+    let a = pick("mliebelt-pgn-parser/twic-01-232games.pgn");
+    let b = pick("dartchess/wcc_2023.pgn");
+    let bare = |text: &[u8]| text.trim_ascii_end().to_vec();
+    let crlf = |text: &[u8]| {
+        let lf = String::from_utf8_lossy(text).replace("\r\n", "\n");
+        lf.replace('\n', "\r\n").into_bytes()
+    };
+    let mut variants = vec![
+        ("a.pgn", bare(&a)),
+        ("a-lf.pgn", [bare(&a), b"\n".to_vec()].concat()),
+        ("a-crlf.pgn", crlf(&bare(&a))),
+        ("b.pgn", bare(&b)),
+        (
+            "b-crlf-lf.pgn",
+            [crlf(&bare(&b)), b"\r\n".to_vec()].concat(),
+        ),
+    ];
+    let dir = temp_file("shard-final-line-break", "x", b"")
+        .parent()
+        .expect("a temp dir")
+        .to_path_buf();
+    let path = |name: &str| dir.join(name).to_str().expect("UTF-8").to_string();
+    for (name, text) in &mut variants {
+        std::fs::write(dir.join(*name), text).expect("a temp file");
+    }
+    for inputs in [
+        &["a.pgn"][..],
+        &["a-crlf.pgn"],
+        &["a.pgn", "b.pgn"],
+        // Cuts at the start of the second input, for even N.
+        &["a.pgn", "a.pgn"],
+        &["a-crlf.pgn", "a-crlf.pgn"],
+        &["a.pgn", "a.pgn", "a-crlf.pgn"],
+        &["a-crlf.pgn", "b-crlf-lf.pgn", "a.pgn"],
+        &["a-lf.pgn", "a.pgn", "b.pgn"],
+    ] {
+        let names: Vec<String> = inputs.iter().map(|n| path(n)).collect();
+        let mut args = vec!["filter"];
+        args.extend(names.iter().map(String::as_str));
+        let whole = pgnkit_bytes(&args);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        for n in [2, 3, 4, 5, 8] {
+            let joined: Vec<u8> = (1..=n)
+                .flat_map(|k| {
+                    let spec = format!("{k}/{n}");
+                    let mut sharded = args.clone();
+                    sharded.extend(["--shard", &spec]);
+                    pgnkit_bytes(&sharded).stdout
+                })
+                .collect();
+            assert!(whole.stdout == joined, "{inputs:?} in {n} shards");
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
