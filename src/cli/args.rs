@@ -153,7 +153,9 @@ pub struct OutputFile {
     /// had an error; the output is complete for what was valid). A missing
     /// or unreadable input (status 2), any other error, or SIGINT, SIGTERM
     /// or SIGHUP removes the temporary file and leaves an existing FILE as
-    /// it was. FILE is neither a directory nor one of the inputs.
+    /// it was. FILE is neither a directory nor one of the inputs. A FILE
+    /// that is a symbolic link stays one (the file it names is replaced),
+    /// and an existing file keeps its permissions.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
