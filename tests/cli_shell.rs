@@ -274,3 +274,40 @@ fn every_manual_page_renders() {
     assert!(stdout.contains("validate"), "{stdout}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Every page is ASCII, as roff reads it, and groff renders it without a
+/// warning: characters outside ASCII (`…`, `—`, `♘`) are escapes. They
+/// were raw UTF-8, which groff warned of and dropped.
+#[test]
+fn regression_manual_pages_are_ascii_roff() {
+    let (dir, path) = workdir("man-ascii");
+    let (code, _, stderr) = bash(
+        "pgnkit man --dir man1 && pgnkit man > pgnkit.1",
+        &dir,
+        &path,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir.join("man1"))
+        .expect("the pages")
+        .map(|e| e.expect("a page").path())
+        .collect();
+    pages.push(dir.join("pgnkit.1"));
+    assert!(pages.len() >= 11, "{pages:?}");
+    let mut escaped = 0;
+    for page in &pages {
+        let text = std::fs::read(page).expect("a page");
+        let at = text.iter().position(|b| !b.is_ascii());
+        assert_eq!(at, None, "{}: not ASCII", page.display());
+        escaped += String::from_utf8_lossy(&text).matches("\\[u").count();
+    }
+    // The help's own `…` and `♘` are there, escaped.
+    assert!(escaped >= 5, "{escaped} escapes");
+    if have("groff") {
+        for page in &pages {
+            let script = format!("groff -man -Tutf8 -ww {} > /dev/null", page.display());
+            let (code, _, stderr) = bash(&script, &dir, &path);
+            assert_eq!((code, stderr.as_str()), (0, ""), "{}", page.display());
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
