@@ -108,7 +108,7 @@ use super::run::{Writer, execute};
 )]
 pub struct FilterArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     /// The expression (see above); the flags below are joined to it with `and`.
     #[arg(short, long, value_name = "EXPR")]
     expr: Option<String>,
