@@ -46,15 +46,21 @@ pub enum PipelineError {
     WorkerLost,
 }
 
+/// The most workers a pipeline starts: more asked for are this many.
+/// Each is a thread with its own stack and items in flight, and no
+/// machine has the cores to keep more busy.
+pub const MAX_JOBS: usize = 1024;
+
 impl Pipeline {
-    /// A pipeline with `jobs` workers (0 = one per core) and a read-ahead of
-    /// four items per worker.
+    /// A pipeline with `jobs` workers (0 = one per core; at most
+    /// [`MAX_JOBS`]) and a read-ahead of four items per worker.
     pub fn new(jobs: usize) -> Pipeline {
         let jobs = if jobs == 0 {
             std::thread::available_parallelism().map_or(1, usize::from)
         } else {
             jobs
-        };
+        }
+        .min(MAX_JOBS);
         Pipeline {
             jobs,
             in_flight: 4 * jobs,

@@ -35,7 +35,7 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 
-pub use self::index::{INDEX_STEP, ParseIndexError, Point, ShardIndex, Split};
+pub use self::index::{INDEX_STEP, ParseIndexError, Point, ShardIndex, Split, StaleIndex};
 
 mod index;
 

@@ -178,3 +178,37 @@ fn every_command_reports_a_game_over_the_size_bound() {
     }
     remove(&path);
 }
+
+/// `board --game N` after a game over the bound reports it, as `filter`
+/// does, counts it as a game and draws game N; asked for that game, it
+/// reports it as an error. It used to stop at the game with status 2.
+#[test]
+fn regression_board_draws_the_game_after_one_over_the_size_bound() {
+    let path = middle("board.pgn");
+    let file = path.to_str().expect("UTF-8 path");
+    let drawn = "8 ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜\n7 ♟ ♟ ♟ · ♟ ♟ ♟ ♟\n";
+    for vars in [&[][..], &[("PGNKIT_NO_MMAP", "1")]] {
+        let out = pgnkit_envs(&["board", "--game", "3", "--letters", file], vars);
+        let out_figurines = pgnkit_envs(&["board", "--game", "3", file], vars);
+        assert_eq!(out.code, 0, "{vars:?}: {}", out.stderr);
+        assert_eq!(out.stderr, message(&path), "{vars:?}");
+        assert!(out.stdout.contains("r n b q k b n r"), "{}", out.stdout);
+        assert!(
+            out_figurines.stdout.starts_with(drawn),
+            "{}",
+            out_figurines.stdout
+        );
+        let out = pgnkit_envs(&["board", "--game", "2", file], vars);
+        assert_eq!(out.code, 1, "{vars:?}: {}", out.stderr);
+        assert_eq!(
+            out.stderr,
+            format!(
+                "{file}:5:1: error: game 2: game 2 (line 5) is larger than {BOUND} bytes; skipped\n\
+                 pgnkit board: game 2 of {file} is over the size bound: it is not read\n"
+            ),
+            "{vars:?}"
+        );
+        assert_eq!(out.stdout, "");
+    }
+    remove(&path);
+}

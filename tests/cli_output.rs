@@ -352,3 +352,60 @@ fn terminating_signals_remove_the_temporary_file() {
         assert_eq!(std::fs::read(dir.join("out.fen")).unwrap(), EXISTING);
     }
 }
+
+/// `-o LINK`, a symbolic link (relative, through a directory, or to a
+/// file not there yet), writes the file the link names and leaves the
+/// link a link; an existing file keeps its permissions. The output used
+/// to replace the link with a regular file and give the file the
+/// default mode (0644 under the usual umask), opening a 0600 file to
+/// everyone.
+#[cfg(unix)]
+#[test]
+fn regression_a_link_stays_a_link_and_a_file_keeps_its_mode() {
+    use std::os::unix::fs::{PermissionsExt as _, symlink};
+    let dir = temp_dir("links");
+    std::fs::write(dir.join("a.pgn"), VALID).unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let mode = |name: &str| {
+        std::fs::metadata(dir.join(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    for cmd in COMMANDS {
+        let _ = std::fs::remove_file(dir.join("sub/real.txt"));
+        let _ = std::fs::remove_file(dir.join("link"));
+        let _ = std::fs::remove_file(dir.join("new-link"));
+        std::fs::write(dir.join("sub/real.txt"), EXISTING).unwrap();
+        std::fs::set_permissions(
+            dir.join("sub/real.txt"),
+            std::fs::Permissions::from_mode(0o600),
+        )
+        .unwrap();
+        symlink("sub/real.txt", dir.join("link")).unwrap();
+        symlink("sub/later.txt", dir.join("new-link")).unwrap();
+        let want = pgnkit(&dir, &with(cmd, &["a.pgn"])).stdout;
+        for target in ["link", "new-link"] {
+            let out = pgnkit(&dir, &with(cmd, &["-o", target, "a.pgn"]));
+            assert_eq!(out.code, Some(0), "{cmd:?} {target}: {}", out.stderr);
+            let meta = std::fs::symlink_metadata(dir.join(target)).unwrap();
+            assert!(meta.file_type().is_symlink(), "{cmd:?}: {target} replaced");
+            assert_eq!(std::fs::read_to_string(dir.join(target)).unwrap(), want);
+        }
+        assert_eq!(mode("sub/real.txt"), 0o600, "{cmd:?}");
+        // Without a link, too.
+        std::fs::set_permissions(
+            dir.join("sub/real.txt"),
+            std::fs::Permissions::from_mode(0o640),
+        )
+        .unwrap();
+        let out = pgnkit(&dir, &with(cmd, &["-o", "sub/real.txt", "a.pgn"]));
+        assert_eq!(out.code, Some(0), "{cmd:?}: {}", out.stderr);
+        assert_eq!(mode("sub/real.txt"), 0o640, "{cmd:?}");
+        assert_eq!(temporaries(&dir), Vec::<String>::new(), "{cmd:?}");
+        assert_eq!(temporaries(&dir.join("sub")), Vec::<String>::new());
+        std::fs::remove_file(dir.join("sub/later.txt")).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

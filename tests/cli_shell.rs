@@ -1,5 +1,6 @@
 //! pgnkit in the shell: every example of every `--help` runs, the bash
-//! completion loads and completes, and every manual page renders.
+//! completion loads and completes, every manual page renders, and the
+//! arguments every command shares (`-`, `--jobs`) are checked alike.
 
 mod cli_support;
 mod common;
@@ -7,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cli_support::pgnkit;
+use cli_support::{pgnkit, pgnkit_in};
 
 /// Every subcommand, as `pgnkit --help` lists them.
 fn subcommands() -> Vec<String> {
@@ -273,4 +274,112 @@ fn every_manual_page_renders() {
     assert_eq!(code, 0);
     assert!(stdout.contains("validate"), "{stdout}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every page is ASCII, as roff reads it, and groff renders it without a
+/// warning: characters outside ASCII (`…`, `—`, `♘`) are escapes. They
+/// were raw UTF-8, which groff warned of and dropped.
+#[test]
+fn regression_manual_pages_are_ascii_roff() {
+    let (dir, path) = workdir("man-ascii");
+    let (code, _, stderr) = bash(
+        "pgnkit man --dir man1 && pgnkit man > pgnkit.1",
+        &dir,
+        &path,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(dir.join("man1"))
+        .expect("the pages")
+        .map(|e| e.expect("a page").path())
+        .collect();
+    pages.push(dir.join("pgnkit.1"));
+    assert!(pages.len() >= 11, "{pages:?}");
+    let mut escaped = 0;
+    for page in &pages {
+        let text = std::fs::read(page).expect("a page");
+        let at = text.iter().position(|b| !b.is_ascii());
+        assert_eq!(at, None, "{}: not ASCII", page.display());
+        escaped += String::from_utf8_lossy(&text).matches("\\[u").count();
+    }
+    // The help's own `…` and `♘` are there, escaped.
+    assert!(escaped >= 5, "{escaped} escapes");
+    if have("groff") {
+        for page in &pages {
+            let script = format!("groff -man -Tutf8 -ww {} > /dev/null", page.display());
+            let (code, _, stderr) = bash(&script, &dir, &path);
+            assert_eq!((code, stderr.as_str()), (0, ""), "{}", page.display());
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The commands that read games from FILES, each with what it needs to
+/// run and write to standard output.
+const READERS: &[&[&str]] = &[
+    &["validate"],
+    &["fen"],
+    &["convert"],
+    &["tags"],
+    &["filter", "-e", "true"],
+    &["stats"],
+    &["dedup"],
+    &[
+        "split",
+        "--every",
+        "1",
+        "--template",
+        "/nonexistent/{num}.pgn",
+    ],
+];
+
+/// A second `-` among the inputs is a usage error that names it, in every
+/// command, before any input is read: it used to read an empty standard
+/// input, silently.
+#[test]
+fn regression_standard_input_named_twice_is_a_usage_error() {
+    let games = std::fs::read("fixtures/myschach.pgn").expect("the example");
+    for cmd in READERS {
+        for inputs in [&["-", "-"][..], &["-", "fixtures/myschach.pgn", "-"]] {
+            let args: Vec<&str> = cmd.iter().chain(inputs).copied().collect();
+            let out = pgnkit_in(&args, &games);
+            assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+            assert_eq!(
+                out.stderr,
+                "pgnkit: `-` (standard input) is named 2 times among the inputs: \
+                 standard input can be read once\n",
+                "{args:?}"
+            );
+            assert_eq!(out.stdout, "", "{args:?}");
+        }
+    }
+    // One `-` reads standard input.
+    let out = pgnkit_in(&["tags", "-f", "White", "-"], &games);
+    assert_eq!((out.code, out.stdout.lines().count()), (0, 5));
+}
+
+/// `--jobs` above 1024 is a usage error in every command, as a number
+/// that is no count is: 100000 used to start a thread for each, and the
+/// largest count panicked (an overflow of the read-ahead).
+#[test]
+fn regression_jobs_beyond_the_cap_are_usage_errors() {
+    for cmd in READERS {
+        for jobs in ["1025", "100000", "4294967295", "18446744073709551615"] {
+            let args: Vec<&str> = cmd
+                .iter()
+                .copied()
+                .chain(["--jobs", jobs, "fixtures/myschach.pgn"])
+                .collect();
+            let out = pgnkit(&args);
+            assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+            assert!(
+                out.stderr.contains("'--jobs <JOBS>'") && !out.stderr.contains("panicked"),
+                "{args:?}: {}",
+                out.stderr
+            );
+        }
+    }
+    for jobs in ["0", "1", "1024"] {
+        let out = pgnkit(&["validate", "-q", "--jobs", jobs, "fixtures/myschach.pgn"]);
+        assert_eq!(out.code, 0, "--jobs {jobs}: {}", out.stderr);
+    }
 }

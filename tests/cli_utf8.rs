@@ -98,3 +98,37 @@ fn latin1_tags_and_comments_come_out_decoded() {
         "{written:?}"
     );
 }
+
+/// A UTF-8 byte-order mark is white space wherever white space may stand:
+/// at the start of a file, before a later game, at the start of each of
+/// files written one after another, before a token; inside a token it is
+/// a character of the token, reported by name (docs/pgn-reader.md).
+#[test]
+fn byte_order_marks_are_white_space_between_tokens() {
+    use cli_support::pgnkit_in;
+    const BOM: &str = "\u{feff}";
+    let game = |event: &str| format!("[Event \"{event}\"]\n\n1. e4 e5 *\n");
+    for (text, events) in [
+        (format!("{BOM}{}", game("a")), "a\n"),
+        (format!("{}\n{BOM}{}", game("a"), game("b")), "a\nb\n"),
+        (format!("{BOM}{}{BOM}{}", game("a"), game("b")), "a\nb\n"),
+        (
+            format!("[Event \"a\"]\n{BOM}[Site \"s\"]\n\n{BOM}1. {BOM}e4 e5 {BOM}*\n"),
+            "a\n",
+        ),
+    ] {
+        let out = pgnkit_in(&["validate", "-q"], text.as_bytes());
+        assert_eq!(out.code, 0, "{text:?}: {}", out.stderr);
+        let out = pgnkit_in(&["tags", "-f", "Event"], text.as_bytes());
+        assert_eq!(out.stdout, events, "{text:?}");
+    }
+    let glued = format!("[Event \"a\"]\n\n1. e4{BOM} e5 *\n");
+    let out = pgnkit_in(&["validate", "-q"], glued.as_bytes());
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("unexpected character U+FEFF (byte order mark) after `e4`"),
+        "{}",
+        out.stderr
+    );
+}

@@ -462,3 +462,137 @@ fn an_index_of_another_file_is_refused() {
     let out = pgnkit_envs(&["tags", "--index", index, a], &[]);
     assert_eq!(out.code, 2, "--index without --shard");
 }
+
+/// An index holds for its file as it was: a file rewritten with other
+/// bytes of the same size (its time set back as it was) or only touched
+/// refuses it, with a message that says to index it again, where it used
+/// to start the shards at the old places, with wrong game numbers.
+#[test]
+fn regression_an_index_of_a_rewritten_file_is_refused() {
+    let game = |n: usize| format!("[Event \"{n:05}\"]\n\n1. e4 e5 2. Nf3 *\n\n");
+    // Over two index steps, so that shard 3 starts from a place.
+    let count = 2 * 1024 * 1024 / game(0).len() + 1000;
+    let text: String = (0..count).map(game).collect();
+    let path = temp_file("shard-index-stale", "g.pgn", text.as_bytes());
+    let (_, index) = index_of(&path);
+    let (file, idx) = (
+        path.to_str().expect("UTF-8"),
+        index.to_str().expect("UTF-8"),
+    );
+    let shard = || {
+        pgnkit_envs(
+            &[
+                "tags",
+                "-f",
+                "game,Event",
+                "--shard",
+                "3/3",
+                "--index",
+                idx,
+                file,
+            ],
+            &[],
+        )
+    };
+    assert_eq!(shard().code, 0);
+    let indexed = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .expect("a time");
+    let set_time = |time: std::time::SystemTime| {
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(time))
+            .expect("a time");
+    };
+    // The same games, another order: the same size.
+    let cut = text.len() / 3 / game(0).len() * game(0).len();
+    let rotated = format!("{}{}", &text[cut..], &text[..cut]);
+    std::fs::write(&path, &rotated).expect("a rewrite");
+    set_time(indexed);
+    let out = shard();
+    assert_eq!(out.code, 2, "{}", out.stdout.lines().next().unwrap_or(""));
+    assert!(out.stderr.contains("other bytes"), "{}", out.stderr);
+    assert!(out.stderr.contains("run `pgnkit index"), "{}", out.stderr);
+    std::fs::write(&path, &text).expect("a rewrite");
+    set_time(indexed + Duration::from_secs(60));
+    let out = shard();
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("modified at"), "{}", out.stderr);
+    set_time(indexed);
+    assert_eq!(shard().code, 0);
+    let _ = std::fs::remove_dir_all(path.parent().expect("a temp dir"));
+}
+
+/// Inputs that end without a line break, LF and CRLF, one after another:
+/// the shards' `filter` outputs concatenate into one run's, byte for
+/// byte, for every N. A shard whose first game followed such an input's
+/// last game in another shard used to leave out the blank line that one
+/// run writes between them.
+#[test]
+fn regression_inputs_without_a_final_line_break_concatenate() {
+    let Some(files) = common::pgn_files(&["corpus"], false) else {
+        return;
+    };
+    let pick = |name: &str| {
+        files
+            .iter()
+            .find(|f| f.ends_with(name))
+            .map(|f| std::fs::read(f).expect("a corpus file"))
+            .expect("a corpus file")
+    };
+    let a = pick("mliebelt-pgn-parser/twic-01-232games.pgn");
+    let b = pick("dartchess/wcc_2023.pgn");
+    let bare = |text: &[u8]| text.trim_ascii_end().to_vec();
+    let crlf = |text: &[u8]| {
+        let lf = String::from_utf8_lossy(text).replace("\r\n", "\n");
+        lf.replace('\n', "\r\n").into_bytes()
+    };
+    let mut variants = vec![
+        ("a.pgn", bare(&a)),
+        ("a-lf.pgn", [bare(&a), b"\n".to_vec()].concat()),
+        ("a-crlf.pgn", crlf(&bare(&a))),
+        ("b.pgn", bare(&b)),
+        (
+            "b-crlf-lf.pgn",
+            [crlf(&bare(&b)), b"\r\n".to_vec()].concat(),
+        ),
+    ];
+    let dir = temp_file("shard-final-line-break", "x", b"")
+        .parent()
+        .expect("a temp dir")
+        .to_path_buf();
+    let path = |name: &str| dir.join(name).to_str().expect("UTF-8").to_string();
+    for (name, text) in &mut variants {
+        std::fs::write(dir.join(*name), text).expect("a temp file");
+    }
+    for inputs in [
+        &["a.pgn"][..],
+        &["a-crlf.pgn"],
+        &["a.pgn", "b.pgn"],
+        // Cuts at the start of the second input, for even N.
+        &["a.pgn", "a.pgn"],
+        &["a-crlf.pgn", "a-crlf.pgn"],
+        &["a.pgn", "a.pgn", "a-crlf.pgn"],
+        &["a-crlf.pgn", "b-crlf-lf.pgn", "a.pgn"],
+        &["a-lf.pgn", "a.pgn", "b.pgn"],
+    ] {
+        let names: Vec<String> = inputs.iter().map(|n| path(n)).collect();
+        let mut args = vec!["filter"];
+        args.extend(names.iter().map(String::as_str));
+        let whole = pgnkit_bytes(&args);
+        assert_eq!(whole.code, 0, "{}", whole.stderr);
+        for n in [2, 3, 4, 5, 8] {
+            let joined: Vec<u8> = (1..=n)
+                .flat_map(|k| {
+                    let spec = format!("{k}/{n}");
+                    let mut sharded = args.clone();
+                    sharded.extend(["--shard", &spec]);
+                    pgnkit_bytes(&sharded).stdout
+                })
+                .collect();
+            assert!(whole.stdout == joined, "{inputs:?} in {n} shards");
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

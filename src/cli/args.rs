@@ -14,6 +14,7 @@ use std::io::IsTerminal as _;
 use clap::{Args, ValueEnum};
 use pgnkit::LetterPolicy;
 use pgnkit::engine::{self, Options};
+use pgnkit::pipeline::MAX_JOBS;
 use pgnkit::shard::Shard;
 
 use super::progress::When;
@@ -36,10 +37,11 @@ pub const PIECE_GAMES_VAR: &str = "PGNKIT_PIECE_GAMES";
 pub const PATIENCE_VAR: &str = "PGNKIT_PIECE_PATIENCE_MS";
 
 /// The help of [`Inputs`] for commands that name no compressions.
-pub const PGN_FILES: &str = "PGN files, plain or compressed; `-` or none: standard input";
+pub const PGN_FILES: &str =
+    "PGN files, plain or compressed; `-` (once at most) or none: standard input";
 
 /// The help of [`Jobs`] for commands that make no point of one job.
-pub const WORKERS: &str = "Worker threads (0: one per core)";
+pub const WORKERS: &str = "Worker threads (0: one per core; at most 1024)";
 
 /// The alphabet of piece letters (`--lang`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -67,8 +69,8 @@ impl Lang {
 /// The input files (`FILES`), and the shard of them to read (`--shard`).
 #[derive(Debug, Args)]
 pub struct Inputs {
-    /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` or none:
-    /// standard input.
+    /// PGN files, plain or compressed (zstd, gzip, bzip2); `-` (once at
+    /// most) or none: standard input.
     pub files: Vec<PathBuf>,
     /// Read shard K of N only: the N runs K = 1..N read every game once.
     ///
@@ -104,6 +106,23 @@ pub struct Inputs {
 }
 
 impl Inputs {
+    /// Checks the inputs before any is read: standard input (`-`) is
+    /// named once at most, for it gives its bytes once and a second `-`
+    /// would read nothing.
+    ///
+    /// # Errors
+    /// A usage error, the message without the `pgnkit: ` before it.
+    pub fn check(&self) -> Result<(), String> {
+        let stdin = self.files.iter().filter(|f| f.as_os_str() == "-").count();
+        if stdin > 1 {
+            return Err(format!(
+                "`-` (standard input) is named {stdin} times among the inputs: \
+                 standard input can be read once"
+            ));
+        }
+        Ok(())
+    }
+
     /// The shard to read (the whole inputs without `--shard`).
     pub fn shard(&self) -> Shard {
         self.shard.unwrap_or_default()
@@ -113,9 +132,20 @@ impl Inputs {
 /// The number of worker threads (`--jobs`).
 #[derive(Debug, Args)]
 pub struct Jobs {
-    /// Worker threads (0: one per core; 1: strictly sequential).
-    #[arg(short, long, default_value_t = 0)]
+    /// Worker threads (0: one per core; 1: strictly sequential; at most
+    /// 1024).
+    #[arg(short, long, default_value_t = 0, value_parser = jobs)]
     pub jobs: usize,
+}
+
+/// A number of workers: 0 to [`MAX_JOBS`].
+fn jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n <= MAX_JOBS => Ok(n),
+        _ => Err(format!(
+            "expected 0 (one per core) to {MAX_JOBS} worker threads"
+        )),
+    }
 }
 
 /// When to show progress (`--progress`).
@@ -153,7 +183,9 @@ pub struct OutputFile {
     /// had an error; the output is complete for what was valid). A missing
     /// or unreadable input (status 2), any other error, or SIGINT, SIGTERM
     /// or SIGHUP removes the temporary file and leaves an existing FILE as
-    /// it was. FILE is neither a directory nor one of the inputs.
+    /// it was. FILE is neither a directory nor one of the inputs. A FILE
+    /// that is a symbolic link stays one (the file it names is replaced),
+    /// and an existing file keeps its permissions.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

@@ -8,7 +8,7 @@ use anyhow::{Context as _, bail};
 use clap::{Args, ValueEnum};
 use pgnkit::diagram::{self, View};
 use pgnkit::engine::display_name;
-use pgnkit::pgn::{GameFramer, Span};
+use pgnkit::pgn::{GameFramer, ReadPgnError, Span};
 use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
 use pgnkit::{Move, Position, Square};
 
@@ -221,6 +221,11 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, Unreached>> {
     for _ in 0..wanted {
         match games.next_game() {
             Some(Ok(_)) => {}
+            // Reported as the commands that list games report it; the
+            // framer goes on after it, and it counts as a game.
+            Some(Err(err @ ReadPgnError::GameTooLarge { .. })) => {
+                message!("pgnkit: {name}: {err}");
+            }
             Some(Err(err)) => bail!("{name}: {err}"),
             None => {
                 return Ok(Err(Unreached::because(format!(
@@ -230,8 +235,18 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, Unreached>> {
             }
         }
     }
+    let game = args.game;
     let raw = match games.next_game() {
         Some(Ok(raw)) => raw,
+        Some(Err(err @ ReadPgnError::GameTooLarge { .. })) => {
+            let ctx = Context::text(&name, args.color.colour(std::io::stderr().is_terminal()));
+            let mut done = Done::<()>::default();
+            report::too_large(&ctx, &err, &mut done);
+            return Ok(Err(Unreached {
+                diagnostics: done.stderr,
+                why: format!("game {game} of {name} is over the size bound: it is not read"),
+            }));
+        }
         Some(Err(err)) => bail!("{name}: {err}"),
         None => {
             return Ok(Err(Unreached::because(format!(
@@ -258,7 +273,6 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, Unreached>> {
         lenient: false,
     };
     let replay = Replayer::new().observe(&raw, &options, &mut positions);
-    let game = args.game;
     // As `fen`: a position only when the mainline reached it before its
     // first error (an illegal move, a syntax error, a bad FEN tag).
     let reached = replay.reached(positions.first_move);

@@ -57,7 +57,7 @@ use super::run::{Writer, execute};
   pgnkit convert --fen-comments --no-tags games.pgn")]
 pub struct ConvertArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     /// Notation to write: san (`Nf3`), lan (`Ng1-f3`), uci (`g1f3`), de
     /// (`Sf3`), de-lan (`Sg1-f3`), figurine (`♘f3`); pgn-extract's long
     /// algebraic forms lalg (`g1f3`), halg (`g1-f3`), elalg (`Ng1f3`),

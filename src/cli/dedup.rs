@@ -62,7 +62,7 @@ use super::run::{Route, Writer, execute};
 )]
 pub struct DedupArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     /// What is the same game.
     #[arg(long, value_enum, default_value_t)]
     by: By,

@@ -45,7 +45,7 @@ use super::run::{Writer, execute};
 )]
 pub struct FenArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     /// The position after N plies (0: start; negative: from the end, -1:
     /// final).
     #[arg(long, value_name = "N", allow_hyphen_values = true, conflicts_with_all = ["moves", "all"])]

@@ -14,7 +14,7 @@ use pgnkit::timeline::Timeline;
 use super::Exit;
 use super::args::{Common, Inputs, PGN_FILES, Run, WORKERS};
 use super::message;
-use super::output::Output;
+use super::output::{Output, gap_after, last_mark};
 use super::report::Done;
 use super::run::{Writer, execute};
 
@@ -108,7 +108,7 @@ use super::run::{Writer, execute};
 )]
 pub struct FilterArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     /// The expression (see above); the flags below are joined to it with `and`.
     #[arg(short, long, value_name = "EXPR")]
     expr: Option<String>,
@@ -285,6 +285,7 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
         lenient: args.inputs.lenient,
         ..ParseOptions::default()
     };
+    let inputs = args.inputs.files.len().max(1);
     let game = |replayer: &mut PooledReplayer, item: &Item<'_>, done: &mut Done| {
         done.stats.games += 1;
         let matched = match item.game {
@@ -301,12 +302,22 @@ pub fn run(args: &FilterArgs) -> anyhow::Result<Exit> {
             return;
         }
         if !args.count {
+            let start = done.stdout.len();
             match (item.game, args.normalize) {
                 (Ok(raw), true) => {
                     let game = parse_game_with(&raw, &parse);
                     let _ = write_game(&game, &mut done.stdout, &WriteOptions::default());
                 }
                 _ => done.stdout.extend_from_slice(item.record),
+            }
+            // The last game of an input that ends without a line break is
+            // kept apart from the games of the inputs after it by a blank
+            // line after it: written with the game, so that every shard
+            // writes it alike, whichever shard writes the next game.
+            if item.input + 1 < inputs {
+                let record = done.stdout.get(start..).unwrap_or_default();
+                done.stdout
+                    .extend_from_slice(gap_after(last_mark(record, b'\n')));
             }
         }
         done.ends.push(done.stdout.len());

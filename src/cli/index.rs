@@ -20,7 +20,8 @@ use super::output::Output;
 /// starts, with the games and lines before it. `--shard K/N --index
 /// INDEX` then starts each shard from the nearest place instead of
 /// framing all that comes before it. An index is for one file as it is:
-/// it records the file's size, and a file of another size refuses it.
+/// it records the file's size, modification time and a fingerprint of
+/// its bytes, and a file that differs in any refuses it (index it again).
 /// See docs/distributed.md.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:

@@ -91,9 +91,34 @@ enum Command {
     Man(shell::ManArgs),
 }
 
+impl Command {
+    /// The input files of a subcommand that reads games.
+    fn inputs(&self) -> Option<&args::Inputs> {
+        Some(match self {
+            Command::Validate(args) => &args.inputs,
+            Command::Fen(args) => &args.inputs,
+            Command::Convert(args) => &args.inputs,
+            Command::Tags(args) => &args.inputs,
+            Command::Filter(args) => &args.inputs,
+            Command::Stats(args) => &args.inputs,
+            Command::Dedup(args) => &args.inputs,
+            Command::Split(args) => &args.inputs,
+            Command::Perft(_)
+            | Command::Index(_)
+            | Command::Board(_)
+            | Command::Completions(_)
+            | Command::Man(_) => return None,
+        })
+    }
+}
+
 /// Parses the command line and runs the subcommand.
 pub fn run() -> anyhow::Result<Exit> {
     let cli = parse(std::env::args_os().collect());
+    if let Some(Err(why)) = cli.command.inputs().map(args::Inputs::check) {
+        message!("pgnkit: {why}");
+        return Ok(Exit::Usage);
+    }
     match &cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Validate(args) => validate::run(args),

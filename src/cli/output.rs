@@ -9,7 +9,10 @@
 //! an error, or that SIGINT, SIGTERM or SIGHUP ends, removes the temporary
 //! file and leaves an existing FILE as it was. The output refuses to be a
 //! directory or one of the inputs, before any input is read, and its
-//! messages name FILE as given, never the temporary file.
+//! messages name FILE as given, never the temporary file. A FILE that is
+//! a symbolic link stays one: the file it names is replaced, beside
+//! which the temporary file is made. The file replaced keeps its
+//! permissions.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, IsTerminal, LineWriter, Write};
@@ -30,6 +33,9 @@ pub struct Output {
     /// For a regular FILE: the temporary file written until it is moved
     /// into place.
     temporary: Option<PathBuf>,
+    /// For a regular FILE: where the temporary file is moved, FILE or,
+    /// when FILE is a symbolic link, the file it names.
+    destination: Option<PathBuf>,
     /// Written before the first bytes: the blank line that keeps them apart
     /// from a file appended to whose last game ends without a line break.
     gap: &'static [u8],
@@ -59,6 +65,7 @@ impl Output {
                 sink,
                 target: None,
                 temporary: None,
+                destination: None,
                 gap: b"",
             });
         };
@@ -75,11 +82,13 @@ impl Output {
                 sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
                 target: Some(path.to_path_buf()),
                 temporary: None,
+                destination: None,
                 gap: b"",
             });
         }
         remove_temporaries_on_signals();
-        let tmp = temporary_name(path);
+        let destination = follow_links(path);
+        let tmp = temporary_name(&destination);
         let file = {
             // Created and registered under one lock: a signal handled in
             // between would miss the file.
@@ -89,10 +98,16 @@ impl Output {
             temporaries.push(tmp.clone());
             file
         };
+        if let Ok(existing) = fs::metadata(&destination) {
+            // The file open for writing stays writable whatever its mode.
+            file.set_permissions(existing.permissions())
+                .with_context(|| format!("cannot create {}", path.display()))?;
+        }
         Ok(Output {
             sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
             target: Some(path.to_path_buf()),
             temporary: Some(tmp),
+            destination: Some(destination),
             gap: b"",
         })
     }
@@ -119,6 +134,7 @@ impl Output {
             sink: Sink::Block(BufWriter::with_capacity(1 << 16, Box::new(file))),
             target: Some(path.to_path_buf()),
             temporary: None,
+            destination: None,
             gap: gap_after(last.unwrap_or(b'\n')),
         })
     }
@@ -155,9 +171,11 @@ impl Output {
                 None => err.into(),
             });
         }
-        if let (Some(tmp), Some(path)) = (self.temporary.take(), &self.target) {
+        if let (Some(tmp), Some(path), Some(destination)) =
+            (self.temporary.take(), &self.target, &self.destination)
+        {
             let mut temporaries = temporaries();
-            let moved = fs::rename(&tmp, path);
+            let moved = fs::rename(&tmp, destination);
             if moved.is_err() {
                 let _ = fs::remove_file(&tmp);
             }
@@ -378,6 +396,24 @@ fn place(path: &Path) -> Option<PathBuf> {
         _ => Path::new("."),
     };
     Some(fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
+/// The file that `path` names: `path`, or, when it is a symbolic link, the
+/// file at the end of its links (which may not exist yet). A loop of
+/// links is left to the creation of the file, which reports it.
+fn follow_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // As many links as Linux follows.
+    for _ in 0..40 {
+        let Ok(link) = fs::read_link(&path) else {
+            return path;
+        };
+        path = match path.parent() {
+            Some(dir) if link.is_relative() => dir.join(link),
+            _ => link,
+        };
+    }
+    path
 }
 
 fn temporary_name(path: &Path) -> PathBuf {

@@ -24,10 +24,6 @@ pub struct Writer<'a, X = ()> {
     /// Output records are counted and limited (`filter`).
     records: bool,
     limit: Option<u64>,
-    /// The last byte written, and whether nothing was written of the
-    /// current input yet.
-    last: u8,
-    file_start: bool,
     /// Totals over all inputs.
     pub stats: Stats,
     /// Output records written.
@@ -76,8 +72,6 @@ impl<'a, X: Default> Writer<'a, X> {
             bar: Progress::new(When::Never, true, "", None),
             records: run.options.records,
             limit: None,
-            last: b'\n',
-            file_start: true,
             stats: Stats::default(),
             written: 0,
             io_error: false,
@@ -147,17 +141,7 @@ impl<X: Merge> Writer<'_, X> {
         });
         let take = done.ends.len().min(room);
         let upto = take.checked_sub(1).map_or(0, |last| done.ends[last]);
-        // A file whose last game has no line break must not run into the
-        // next file's first game (within a file, the records are written
-        // as they are).
-        if upto > 0 && self.file_start && !matches!(self.last, b'\n' | b'\r') {
-            self.out.write_all(b"\n\n")?;
-        }
         self.out.write_all(&done.stdout[..upto])?;
-        if upto > 0 {
-            self.last = done.stdout[upto - 1];
-            self.file_start = false;
-        }
         Ok(take as u64)
     }
 }
@@ -165,7 +149,6 @@ impl<X: Merge> Writer<'_, X> {
 impl<X: Merge + Default> Sink<Done<X>> for Writer<'_, X> {
     fn begin(&mut self, name: &str, total: Option<u64>) {
         self.bar = Progress::new(self.when, self.quiet, name, total);
-        self.file_start = true;
     }
 
     fn write(&mut self, mut done: Done<X>, read: u64) -> io::Result<ControlFlow<()>> {

@@ -64,16 +64,13 @@ pub struct ManArgs {
 pub fn man(args: &ManArgs) -> anyhow::Result<Exit> {
     let cli = Cli::command();
     let Some(dir) = &args.dir else {
-        let mut page = Vec::new();
-        clap_mangen::Man::new(cli).render(&mut page)?;
-        return to_stdout(&page);
+        return to_stdout(&page(cli)?);
     };
     std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
     let write = |name: &str, command: clap::Command| -> anyhow::Result<()> {
         let path = dir.join(format!("{name}.1"));
-        let mut page = Vec::new();
-        clap_mangen::Man::new(command).render(&mut page)?;
-        std::fs::write(&path, page).with_context(|| format!("cannot write {}", path.display()))
+        std::fs::write(&path, page(command)?)
+            .with_context(|| format!("cannot write {}", path.display()))
     };
     write("pgnkit", cli.clone())?;
     for sub in cli.get_subcommands() {
@@ -82,4 +79,45 @@ pub fn man(args: &ManArgs) -> anyhow::Result<Exit> {
         write(&name, sub.clone().name(name.clone()))?;
     }
     Ok(Exit::Ok)
+}
+
+/// The manual page of `command`, in roff.
+///
+/// clap_mangen copies the help's text as it is; roff reads its input as
+/// ASCII (groff warns of every other byte and drops it), so each other
+/// character is written as its escape, `\[u2026]` for `…`.
+fn page(command: clap::Command) -> anyhow::Result<Vec<u8>> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command).render(&mut page)?;
+    Ok(ascii_roff(&String::from_utf8_lossy(&page)).into_bytes())
+}
+
+/// `roff` with every character outside ASCII written as its roff escape.
+fn ascii_roff(roff: &str) -> String {
+    let mut ascii = String::with_capacity(roff.len());
+    for c in roff.chars() {
+        if c.is_ascii() {
+            ascii.push(c);
+        } else {
+            ascii.push_str(&format!("\\[u{:04X}]", u32::from(c)));
+        }
+    }
+    ascii
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_outside_ascii_are_escaped() {
+        for (text, roff) in [
+            ("plain \\-o", "plain \\-o"),
+            ("1, 2, …", "1, 2, \\[u2026]"),
+            ("(`♘f3`) — é", "(`\\[u2658]f3`) \\[u2014] \\[u00E9]"),
+            ("\u{1F600}", "\\[u1F600]"),
+        ] {
+            assert_eq!(ascii_roff(text), roff, "{text}");
+        }
+    }
 }

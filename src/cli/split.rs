@@ -54,7 +54,7 @@ use super::run::{Route, Writer, execute};
 )]
 pub struct SplitArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     /// One file per value of the tag NAME.
     #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     by_tag: Option<String>,

@@ -50,7 +50,7 @@ use super::run::{Writer, execute};
 )]
 pub struct StatsArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     /// Write the summary as JSON.
     #[arg(long)]
     json: bool,

@@ -74,7 +74,7 @@ use super::run::{Writer, checked, execute};
 )]
 pub struct TagsArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     /// Comma-separated fields.
     #[arg(
         short,

@@ -44,7 +44,7 @@ use super::{message, to_stderr};
   pgnkit validate --lenient games.pgn")]
 pub struct ValidateArgs {
     #[command(flatten)]
-    inputs: Inputs,
+    pub(super) inputs: Inputs,
     #[command(flatten)]
     jobs: Jobs,
     #[command(flatten)]

@@ -338,7 +338,7 @@ where
     let sizes = disk_sizes(paths);
     let parts = (options.shard.count() > 1).then(|| options.shard.parts(&sizes));
     let index = match &options.index {
-        Some(path) => Some(load_index(path, &sizes)?),
+        Some(path) => Some(load_index(path, paths)?),
         None => None,
     };
     for (i, path) in paths.iter().enumerate() {

@@ -29,8 +29,9 @@ pub(super) fn disk_sizes(paths: &[PathBuf]) -> Vec<u64> {
         .collect()
 }
 
-/// The index at `path`, which must be that of the one input, of `sizes`.
-pub(super) fn load_index(path: &Path, sizes: &[u64]) -> Result<ShardIndex, EngineError> {
+/// The index at `path`, which must be that of the one input of `paths`,
+/// as the input is now.
+pub(super) fn load_index(path: &Path, paths: &[PathBuf]) -> Result<ShardIndex, EngineError> {
     let error = |reason: String| EngineError::Index {
         path: path.to_path_buf(),
         reason,
@@ -39,14 +40,21 @@ pub(super) fn load_index(path: &Path, sizes: &[u64]) -> Result<ShardIndex, Engin
     let index: ShardIndex = text
         .parse()
         .map_err(|e: ParseIndexError| error(e.to_string()))?;
-    match sizes {
-        [size] if *size == index.size() => Ok(index),
-        [size] => Err(error(format!(
-            "an index of a file of {} bytes, not of the input's {size}",
-            index.size()
-        ))),
-        _ => Err(error("an index serves one input only".to_string())),
-    }
+    let input = match paths {
+        [input] if input == Path::new("-") => {
+            return Err(error("an index serves a file, not standard input".into()));
+        }
+        [input] => input,
+        _ => return Err(error("an index serves one input only".into())),
+    };
+    index.check(input).map_err(|stale| {
+        error(format!(
+            "{stale}: the index is not of {} as it is now; run `pgnkit index {}` again",
+            input.display(),
+            input.display()
+        ))
+    })?;
+    Ok(index)
 }
 
 /// What a shard reads of a zstd file of several frames: the games that
