@@ -46,7 +46,8 @@ pub const WORKERS: &str = "Worker threads (0: one per core; at most 1024)";
 /// The alphabet of piece letters (`--lang`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Lang {
-    /// English SAN unless a game's own letters show German (S, L, T, D).
+    /// English SAN unless a game's own letters show German (S, L, T, D,
+    /// or a B that only a pawn's move fits).
     #[default]
     Auto,
     /// English: B is a bishop.
