@@ -187,7 +187,7 @@ impl Timeline {
     /// centipawns from `side`'s point of view (0 when no move lost
     /// anything): the evaluation after the opponent's ply before it less
     /// the one after it. Only moves with an evaluation before and after
-    /// count; a mate counts as [`MATE_SCORE`](crate::pgn::MATE_SCORE).
+    /// count; a mate counts as [`MATE_SCORE`].
     ///
     /// # Examples
     /// ```
