@@ -144,7 +144,8 @@ pub struct Stats {
     /// Games skipped: unsupported variants.
     pub unsupported: u64,
     /// Games by termination on the board, in the order of
-    /// [`TERMINATION_NAMES`] (the last: `incomplete`, not replayed to the end).
+    /// [`TERMINATION_NAMES`] (`incomplete`: not replayed to the end;
+    /// `unsupported`: a variant not played).
     pub terminations: [u64; TERMINATION_NAMES.len()],
 }
 
@@ -174,7 +175,7 @@ impl Stats {
                 self.warnings += 1;
             }
         }
-        self.terminations[termination_index(replay.termination)] += 1;
+        self.terminations[replay.termination_index()] += 1;
     }
 }
 

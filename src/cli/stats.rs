@@ -10,7 +10,7 @@ use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate};
 use pgnkit::opening::{Classifier, Openings};
 use pgnkit::pgn::{Outcome, Span, SpareTags, Tag, value_text};
-use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status, termination_name};
+use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
@@ -448,7 +448,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             let written = |name: &str| facts.tag_written(name);
             let seen = &mut s.seen;
             seen.count(Field::Results, &[written("Result").unwrap_or(b"(none)")]);
-            let termination = termination_name(replay.termination);
+            let termination = replay.termination_name();
             seen.count(Field::Terminations, &[termination.as_bytes()]);
             if let (Some(board), Some(tag)) = (
                 replay.termination.and_then(|t| t.outcome()),

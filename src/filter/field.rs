@@ -16,7 +16,6 @@ use std::fmt;
 use super::{Facts, TimeControl};
 use crate::color::Color;
 use crate::replay::Status;
-use crate::replay::termination_name;
 
 /// A part of the `TimeControl` tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -558,9 +557,7 @@ impl Field {
             Field::Moves => one(facts
                 .replay
                 .map(|r| Cow::Owned(r.plies.div_ceil(2).to_string()))),
-            Field::Status => one(facts
-                .replay
-                .map(|r| Cow::Borrowed(termination_name(r.termination)))),
+            Field::Status => one(facts.replay.map(|r| Cow::Borrowed(r.termination_name()))),
             Field::Clock(..)
             | Field::TimeUsed(_)
             | Field::LongestMove(_)
