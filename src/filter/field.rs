@@ -37,7 +37,8 @@ pub enum Field {
     TimeControl(TimeControlPart),
     /// Mainline plies played.
     Plies,
-    /// Mainline moves (plies rounded up to full moves).
+    /// Mainline moves: the full-move numbers its plies span
+    /// ([`Replay::moves`](crate::replay::Replay::moves)).
     Moves,
     /// How the mainline ended on the board.
     Status,
@@ -554,9 +555,7 @@ impl Field {
             }
             Field::Winner => one(Some(Cow::Borrowed(facts.winner()))),
             Field::Plies => one(facts.replay.map(|r| Cow::Owned(r.plies.to_string()))),
-            Field::Moves => one(facts
-                .replay
-                .map(|r| Cow::Owned(r.plies.div_ceil(2).to_string()))),
+            Field::Moves => one(facts.replay.map(|r| Cow::Owned(r.moves().to_string()))),
             Field::Status => one(facts.replay.map(|r| Cow::Borrowed(r.termination_name()))),
             Field::Clock(..)
             | Field::TimeUsed(_)

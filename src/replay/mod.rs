@@ -228,6 +228,34 @@ impl Replay {
         }
     }
 
+    /// The full moves the mainline's [`plies`](Self::plies) span: how many
+    /// move numbers they carry. A game from a position with Black to move
+    /// starts with half a move: `10... e5 11. d4` is 2 plies over 2 moves.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::RawGame;
+    /// use pgnkit::replay::{ReplayOptions, replay};
+    /// let moves = |text: &[u8]| replay(&RawGame::from_bytes(text), &ReplayOptions::default()).moves();
+    /// assert_eq!(moves(b"1. e4 e5 2. Nf3 *"), 2);
+    /// let black = b"[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 10\"]\n\n";
+    /// assert_eq!(moves(&[&black[..], b"10... e5 11. d4 *"].concat()), 2);
+    /// assert_eq!(moves(&[&black[..], b"10... e5 *"].concat()), 1);
+    /// assert_eq!(moves(&[&black[..], b"*"].concat()), 0);
+    /// ```
+    pub fn moves(&self) -> u32 {
+        // The side to move at the start: the side at the end, turned back
+        // once per ply.
+        let black_started = self
+            .position
+            .as_ref()
+            .is_some_and(|p| (p.turn() == Color::Black) == self.plies.is_multiple_of(2));
+        match self.plies {
+            0 => 0,
+            plies => (plies + u32::from(black_started)).div_ceil(2),
+        }
+    }
+
     /// The place of [`termination_name`](Self::termination_name) in
     /// [`TERMINATION_NAMES`].
     pub fn termination_index(&self) -> usize {
