@@ -7,7 +7,7 @@ mod cli_support;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use cli_support::{Out, pgnkit, pgnkit_envs};
+use cli_support::{Out, assert_documented_keys, pgnkit, pgnkit_envs, validate_json_keys};
 
 /// The bound's default, [`pgnkit::pgn::DEFAULT_MAX_GAME_BYTES`].
 const BOUND: u64 = 256 << 20;
@@ -149,6 +149,29 @@ fn stats_reports_a_game_over_the_size_bound() {
             serde_json::json!({"a": 1, "c": 1}),
             "{run}"
         );
+    }
+    remove(&path);
+}
+
+/// In `validate --format json` the game over the bound is an object with
+/// every documented key: the players and the move keys null (it used to
+/// lack `white`, `black` and `variation`).
+#[test]
+fn validate_json_of_a_game_over_the_size_bound_has_every_key() {
+    let path = middle("json.pgn");
+    let keys = validate_json_keys();
+    for (run, out) in runs(&["validate", "--format", "json"], &path) {
+        assert_eq!(out.code, 1, "{run}: {}", out.stderr);
+        let line = out.stdout.lines().next().unwrap_or_default();
+        assert!(
+            line.contains("\"kind\":\"game-too-large\""),
+            "{run}: {line}"
+        );
+        assert!(
+            line.contains("\"white\":null,\"black\":null"),
+            "{run}: {line}"
+        );
+        assert_documented_keys(line, &keys);
     }
     remove(&path);
 }

@@ -5,7 +5,7 @@
 mod cli_support;
 mod common;
 
-use cli_support::pgnkit;
+use cli_support::{assert_documented_keys, pgnkit, pgnkit_in, validate_json_keys};
 use serde_json::Value;
 
 /// Every line of `text` as a JSON object.
@@ -76,6 +76,55 @@ fn validate_json_is_typed_on_broken_archives() {
         }
     }
     assert!(about_moves > 10, "{about_moves} diagnostics about moves");
+}
+
+/// Every object `validate --format json` writes has every key of the
+/// table in `docs/validate.md`, of the type it gives: diagnostics about a
+/// move and about none, syntax errors without a replay, and the count of
+/// the diagnostics past the bound (which used to lack the move keys).
+#[test]
+fn validate_json_objects_have_every_documented_key() {
+    let keys = validate_json_keys();
+    let mut many = String::from("[White \"A\"]\n\n1. e4");
+    for _ in 0..10_005 {
+        many.push_str(" Zz9");
+    }
+    many.push_str(
+        " *\n\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n\n\
+                   1. e4 e5 (1... Ke7 2. Kf9) 2. Ke3 {x} ) 1-0\n\n1. f3 e5 2. g4 Qh4# *\n",
+    );
+    let mut kinds = std::collections::BTreeSet::new();
+    for args in [
+        &["validate", "--format", "json"][..],
+        &["validate", "--format", "json", "--syntax-only"],
+    ] {
+        let out = pgnkit_in(args, many.as_bytes());
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        for line in out.stdout.lines() {
+            assert_documented_keys(line, &keys);
+            let object: Value = serde_json::from_str(line).unwrap_or_default();
+            kinds.insert(object["kind"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    for kind in [
+        "omitted",
+        "bad-move",
+        "bad-fen",
+        "illegal",
+        "syntax",
+        "unknown-result",
+    ] {
+        assert!(kinds.contains(kind), "no `{kind}` in {kinds:?}");
+    }
+    let Some(files) = common::pgn_files(&["broken"], false) else {
+        return;
+    };
+    let mut args = vec!["validate", "--format", "json"];
+    let paths: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    args.extend(paths.iter().map(String::as_str));
+    for line in pgnkit(&args).stdout.lines() {
+        assert_documented_keys(line, &keys);
+    }
 }
 
 #[test]

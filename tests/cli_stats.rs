@@ -123,3 +123,56 @@ fn a_game_with_a_nul_byte_keeps_its_tags() {
         "1\tA\tAnna\t2020.01.01\n2\tB\tBert\t2021.01.01\n3\tC\tCarl\t2022.01.01\n"
     );
 }
+
+/// `stats` sorts result/board conflicts as `validate` does: a Result tag
+/// that contradicts the board (`result-contradicts`, an error) is a
+/// disagreement; `*` on a finished board (`unknown-result`, a warning) is
+/// counted apart. The pychess puzzles are mates tagged `*`: they used to be
+/// counted as disagreements, though validate finds them valid.
+#[test]
+fn regression_a_star_on_a_finished_board_is_no_disagreement() {
+    let contradiction = temp("contradiction.pgn");
+    std::fs::write(
+        &contradiction,
+        "[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n\n[Result \"*\"]\n\n1. f3 e5 2. g4 Qh4# *\n",
+    )
+    .unwrap();
+    let mut files = vec![contradiction.display().to_string()];
+    if let Some(data) = common::data_dir() {
+        files.push(
+            data.join("corpus/pychess/learn/mate_in_2.pgn")
+                .display()
+                .to_string(),
+        );
+    } else {
+        common::say_skipped("no shared data: the inline games only");
+    }
+    for file in &files {
+        let (_, out, err) = pgnkit(&["validate", "--format", "json", file]);
+        let kinds: Vec<String> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"].to_string())
+            .collect();
+        let of = |kind: &str| {
+            kinds
+                .iter()
+                .filter(|k| **k == format!("\"{kind}\""))
+                .count() as u64
+        };
+        let (code, out, err2) = pgnkit(&["stats", "--json", file]);
+        assert_eq!(code, 0, "{err2}");
+        let stats: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            stats["disagreements"],
+            of("result-contradicts"),
+            "{file}: {err}"
+        );
+        assert_eq!(
+            stats["unknown_results"],
+            of("unknown-result"),
+            "{file}: {err}"
+        );
+        assert!(of("unknown-result") > 0, "{file}: {err}");
+    }
+}

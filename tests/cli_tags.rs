@@ -357,3 +357,66 @@ fn every_tag_of_tagless_games_is_no_table() {
     let (code, out, err) = pgnkit(&["tags", "--format", "jsonl", "-f", "*", file]);
     assert_eq!((code, out.as_str()), (0, "{}\n{}\n"), "{err}");
 }
+
+/// `moves` counts the full moves the mainline spans: from a FEN with Black
+/// to move the first is half a move (`10... e5 11. d4` is 2 plies over
+/// moves 10 and 11). It used to be the plies halved and rounded up, one
+/// short for an even count from Black. Checked on the pychess studies
+/// (positions with either side to move) against the FEN tag's side and
+/// full-move number, and `filter` agrees.
+#[test]
+fn regression_moves_from_a_fen_with_black_to_move() {
+    let inline = temp_file(
+        "black.pgn",
+        "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 10\"]\n\
+         [SetUp \"1\"]\n\n10... e5 11. d4 *\n",
+    );
+    let inline = inline.to_str().unwrap();
+    let (code, out, err) = pgnkit(&["tags", "-f", "plies,moves", inline]);
+    assert_eq!((code, out.as_str()), (0, "2\t2\n"), "{err}");
+    let (_, out, _) = pgnkit(&["filter", "--count", "-e", "moves = 2", inline]);
+    assert_eq!(out, "1\n");
+
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let learn = data.join("corpus/pychess/learn");
+    let mut files: Vec<String> = std::fs::read_dir(&learn)
+        .expect("pychess studies")
+        .map(|e| e.expect("entry").path().display().to_string())
+        .filter(|p| p.ends_with(".pgn"))
+        .collect();
+    files.sort();
+    let mut args = vec!["tags", "-f", "FEN,plies,moves,valid"];
+    args.extend(files.iter().map(String::as_str));
+    let (_, out, err) = pgnkit(&args);
+    let mut from_black = 0;
+    let mut by_moves = std::collections::BTreeMap::<u64, u64>::new();
+    for row in out.lines() {
+        let [fen, plies, moves, valid] = row.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("row {row}");
+        };
+        let (plies, moves): (u64, u64) = (plies.parse().unwrap(), moves.parse().unwrap());
+        *by_moves.entry(moves).or_default() += 1;
+        if valid != "valid" || plies == 0 {
+            continue;
+        }
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let (black, first) = match fields[..] {
+            [.., side, _, _, _, full] => (side == "b", full.parse::<u64>().unwrap_or(1).max(1)),
+            _ => (false, 1),
+        };
+        from_black += u64::from(black);
+        // The move number of the last ply, less the first's, plus one.
+        let first_ply = 2 * first - 1 + u64::from(black);
+        let last = (first_ply + plies - 1).div_ceil(2);
+        assert_eq!(moves, last - first + 1, "{row}: {err}");
+    }
+    assert!(from_black > 10, "{from_black} games from Black");
+    for (moves, n) in by_moves {
+        let expr = format!("moves = {moves}");
+        let mut args = vec!["filter", "--count", "-e", &expr];
+        args.extend(files.iter().map(String::as_str));
+        assert_eq!(pgnkit(&args).1, format!("{n}\n"), "{expr}");
+    }
+}

@@ -110,3 +110,46 @@ fn every_command_names_and_counts_terminations_alike() {
         assert!(TERMINATION_NAMES.contains(&name), "{name}");
     }
 }
+
+/// A game in a variant pgnkit does not play is `unsupported` in every
+/// output, never `incomplete` (which says the mainline has an error): the
+/// crazyhouse games of the pychess corpus. They used to be `incomplete`
+/// everywhere, and `board` said the position came after an error.
+#[test]
+fn regression_an_unsupported_variant_is_named_unsupported_everywhere() {
+    let Some(data) = common::data_dir() else {
+        return;
+    };
+    let path = data.join("corpus/pychess/variants/zh.pgn");
+    let files = vec![path.display().to_string()];
+    let validate = run(&["validate", "-j", "1"], &files);
+    let [games, .., unsupported] = cli_support::validate_counts(&validate.stderr);
+    assert!(games > 10 && unsupported == games, "{}", validate.stderr);
+    let board_line = format!("pgnkit validate: on the board: {games} unsupported\n");
+    assert!(
+        validate.stderr.ends_with(&board_line),
+        "{}",
+        validate.stderr
+    );
+
+    let stats = run(&["stats", "--json"], &files);
+    let stats: serde_json::Value = serde_json::from_str(&stats.stdout).expect("stats JSON");
+    assert_eq!(
+        stats["terminations"],
+        serde_json::json!({ "unsupported": games })
+    );
+
+    let tags = run(&["tags", "--fields", "status"], &files);
+    assert_eq!(tags.stdout, "unsupported\n".repeat(games as usize));
+
+    let counted = |expr: &str| run(&["filter", "--count", "-e", expr], &files).stdout;
+    assert_eq!(counted("status = unsupported").trim(), games.to_string());
+    assert_eq!(counted("status = incomplete").trim(), "0");
+
+    let board = run(&["board", "--game", "1"], &files);
+    let why = format!(
+        "pgnkit board: game 1 of {}: the position was not reached: its variant is not played\n",
+        files[0]
+    );
+    assert!(board.stderr.ends_with(&why), "{}", board.stderr);
+}

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use pgnkit::diagram::{self, View};
 use pgnkit::engine::display_name;
 use pgnkit::pgn::{GameFramer, ReadPgnError, Span};
-use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer};
+use pgnkit::replay::{MainlinePly, Observer, Played, ReplayOptions, Replayer, Status};
 use pgnkit::{Move, Position, Square};
 
 use super::Exit;
@@ -298,9 +298,15 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, Unreached>> {
         ))),
         _ => Err(Unreached {
             diagnostics: diagnostics(),
-            why: format!(
-                "game {game} of {name}: the position was not reached: it comes after an error"
-            ),
+            why: if replay.status == Status::Unsupported {
+                format!(
+                    "game {game} of {name}: the position was not reached: its variant is not played"
+                )
+            } else {
+                format!(
+                    "game {game} of {name}: the position was not reached: it comes after an error"
+                )
+            },
         }),
     })
 }

@@ -597,9 +597,7 @@ fn parquet_row(
                 .map_or(Value::Null, |r| Value::Text(r.outcome.as_str())),
         )
         .value(Value::Int(i64::from(replay.plies)))
-        .value(Value::Text(pgnkit::replay::termination_name(
-            replay.termination,
-        )))
+        .value(Value::Text(replay.termination_name()))
         .list(Some(san.iter().map(|s| Value::Text(s))))
         .list(Some(uci.iter().map(|s| Value::Text(s))))
         .list(Some(plies.clone().map(|i| seconds(notes(i).clock))))

@@ -62,7 +62,8 @@ use super::run::{Writer, execute};
 ///   as written are ECO and Opening), plies, moves, valid, status
 ///   (checkmate, stalemate, insufficient_material, threefold_repetition,
 ///   fivefold_repetition, fifty_moves, seventyfive_moves, unfinished,
-///   incomplete = mainline not playable to its end; or mate, insufficient,
+///   incomplete = mainline not playable to its end, unsupported = a variant
+///   not played; or mate, insufficient,
 ///   repetition, threefold, fivefold, fifty, seventyfive).
 ///   Clocks and evaluations, from the mainline's [%clk], [%emt] and [%eval]
 ///   comments (numbers; seconds and pawns): clock.white, clock.black (after

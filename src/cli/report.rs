@@ -144,7 +144,8 @@ pub struct Stats {
     /// Games skipped: unsupported variants.
     pub unsupported: u64,
     /// Games by termination on the board, in the order of
-    /// [`TERMINATION_NAMES`] (the last: `incomplete`, not replayed to the end).
+    /// [`TERMINATION_NAMES`] (`incomplete`: not replayed to the end;
+    /// `unsupported`: a variant not played).
     pub terminations: [u64; TERMINATION_NAMES.len()],
 }
 
@@ -174,7 +175,7 @@ impl Stats {
                 self.warnings += 1;
             }
         }
-        self.terminations[termination_index(replay.termination)] += 1;
+        self.terminations[replay.termination_index()] += 1;
     }
 }
 
@@ -289,12 +290,13 @@ pub fn too_large<X>(ctx: &Context<'_>, err: &ReadPgnError, done: &mut Done<X>) {
             let mut s = String::new();
             s.push('{');
             json_field(&mut s, "file", Some(ctx.path));
+            // The game was not read: its players are not known.
             let _ = write!(
                 s,
-                ",\"game\":{number},\"offset\":{offset},\"line\":{line},\"column\":1"
+                ",\"game\":{number},\"offset\":{offset},\"line\":{line},\"column\":1,"
             );
-            s.push_str(",\"ply\":null,\"move\":null,\"fen\":null");
-            s.push(',');
+            s.push_str("\"white\":null,\"black\":null,");
+            s.push_str(NO_MOVE);
             json_field(&mut s, "severity", Some("error"));
             s.push(',');
             json_field(&mut s, "kind", Some("game-too-large"));
@@ -532,6 +534,7 @@ pub fn write_omitted<X>(
             let white = tag_text(source, players.0);
             let black = tag_text(source, players.1);
             let mut s = json_head(ctx, raw, 0, (raw.first_line, 1), &white, &black);
+            s.push_str(NO_MOVE);
             json_field(&mut s, "severity", Some("note"));
             s.push(',');
             json_field(&mut s, "kind", Some("omitted"));
@@ -546,6 +549,10 @@ pub fn write_omitted<X>(
         }
     }
 }
+
+/// The move keys of a JSON diagnostic about no move (a game too large to
+/// read, the count of omitted diagnostics), each followed by a comma.
+const NO_MOVE: &str = "\"ply\":null,\"move\":null,\"fen\":null,\"variation\":null,";
 
 /// Starts a diagnostic's JSON object: file, game, offset, line, column,
 /// white and black, each followed by a comma.

@@ -10,7 +10,7 @@ use pgnkit::engine::{Item, PooledReplayer};
 use pgnkit::filter::{Facts, PgnDate};
 use pgnkit::opening::{Classifier, Openings};
 use pgnkit::pgn::{Outcome, Span, SpareTags, Tag, value_text};
-use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status, termination_name};
+use pgnkit::replay::{MainlinePly, Observer, ReplayOptions, Status};
 use serde::{Deserialize, Serialize};
 
 use super::Exit;
@@ -23,9 +23,11 @@ use super::run::{Writer, execute};
 /// board, result/board disagreements, plies, dates, players, events, ECO
 /// tags, openings and tags.
 ///
-/// Every game is replayed. A disagreement is a game whose Result tag
-/// differs from the result the board imposes (checkmate, stalemate, dead
-/// position, fivefold, 75 moves). Dates are the earliest and latest days
+/// Every game is replayed. A disagreement is a game whose Result tag is a
+/// result (1-0, 0-1, 1/2-1/2) other than the one the board imposes
+/// (checkmate, stalemate, dead position, fivefold, 75 moves): validate's
+/// result-contradicts error. A Result tag * on such a board is counted
+/// apart, as validate warns of it apart (unknown-result). Dates are the earliest and latest days
 /// the Date tags allow (fully unknown dates are left out). `eco` counts
 /// the ECO tags as written, `openings` the ECO code and name of the
 /// opening each mainline reaches (the lichess opening table, see
@@ -80,6 +82,10 @@ pub struct Summary {
     #[serde(serialize_with = "sorted")]
     terminations: Counts,
     disagreements: u64,
+    /// Games whose Result tag is `*` though the board imposes a result.
+    /// Summaries written before it was counted merge as having none.
+    #[serde(default)]
+    unknown_results: u64,
     /// Games by mainline plies.
     plies: BTreeMap<u32, u64>,
     first_day: Option<u32>,
@@ -269,6 +275,7 @@ impl Summary {
         self.syntax_errors += other.syntax_errors;
         self.unsupported += other.unsupported;
         self.disagreements += other.disagreements;
+        self.unknown_results += other.unknown_results;
         add_counts(&mut self.results, other.results);
         add_counts(&mut self.terminations, other.terminations);
         for (&plies, &n) in &other.plies {
@@ -339,6 +346,7 @@ fn human(s: &Summary, n: usize) -> String {
         "result tag disagrees with the board: {}",
         s.disagreements
     );
+    let _ = writeln!(o, "result tag * on a finished board: {}", s.unknown_results);
     let max = s.plies.keys().next_back();
     match (s.plies.keys().next(), s.median(), max) {
         (Some(min), Some(median), Some(max)) => {
@@ -448,14 +456,17 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Exit> {
             let written = |name: &str| facts.tag_written(name);
             let seen = &mut s.seen;
             seen.count(Field::Results, &[written("Result").unwrap_or(b"(none)")]);
-            let termination = termination_name(replay.termination);
+            let termination = replay.termination_name();
             seen.count(Field::Terminations, &[termination.as_bytes()]);
-            if let (Some(board), Some(tag)) = (
+            // As validate tells them apart: a contradiction, and `*` on a
+            // finished board.
+            match (
                 replay.termination.and_then(|t| t.outcome()),
                 replay.result_tag,
-            ) && board != tag
-            {
-                s.disagreements += 1;
+            ) {
+                (Some(_), Some(Outcome::Unknown)) => s.unknown_results += 1,
+                (Some(board), Some(tag)) if board != tag => s.disagreements += 1,
+                _ => {}
             }
             s.seen.plies.push(replay.plies);
             if let Some(date) = facts.tag("Date").and_then(|d| d.parse::<PgnDate>().ok())

@@ -16,7 +16,6 @@ use std::fmt;
 use super::{Facts, TimeControl};
 use crate::color::Color;
 use crate::replay::Status;
-use crate::replay::termination_name;
 
 /// A part of the `TimeControl` tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +37,8 @@ pub enum Field {
     TimeControl(TimeControlPart),
     /// Mainline plies played.
     Plies,
-    /// Mainline moves (plies rounded up to full moves).
+    /// Mainline moves: the full-move numbers its plies span
+    /// ([`Replay::moves`](crate::replay::Replay::moves)).
     Moves,
     /// How the mainline ended on the board.
     Status,
@@ -555,12 +555,8 @@ impl Field {
             }
             Field::Winner => one(Some(Cow::Borrowed(facts.winner()))),
             Field::Plies => one(facts.replay.map(|r| Cow::Owned(r.plies.to_string()))),
-            Field::Moves => one(facts
-                .replay
-                .map(|r| Cow::Owned(r.plies.div_ceil(2).to_string()))),
-            Field::Status => one(facts
-                .replay
-                .map(|r| Cow::Borrowed(termination_name(r.termination)))),
+            Field::Moves => one(facts.replay.map(|r| Cow::Owned(r.moves().to_string()))),
+            Field::Status => one(facts.replay.map(|r| Cow::Borrowed(r.termination_name()))),
             Field::Clock(..)
             | Field::TimeUsed(_)
             | Field::LongestMove(_)

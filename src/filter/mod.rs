@@ -57,7 +57,8 @@
 //! - `winner` is read from the Result tag: white, black, draw, none.
 //! - `status` is how the mainline ended on the board, a name of
 //!   [`crate::replay::TERMINATION_NAMES`] (`incomplete` when the mainline
-//!   could not be played to its end) or an alias of
+//!   could not be played to its end, `unsupported` for a variant not
+//!   played) or an alias of
 //!   [`crate::replay::TERMINATION_ALIASES`] (`mate`, `insufficient`,
 //!   `repetition` for threefold or fivefold, `fifty` for fifty or
 //!   seventy-five moves …).
@@ -115,7 +116,7 @@ pub use self::{
 use crate::{
     opening::Opening,
     pgn::{Outcome, Reader, Span, Tag, Visitor, value_text},
-    replay::{Replay, Status, termination_is},
+    replay::{Replay, Status},
     timeline::Timeline,
 };
 
@@ -411,9 +412,9 @@ fn eval(expr: &Expr, facts: &Facts<'_>) -> bool {
                 (_, Op::Contains | Op::Matches | Op::NotMatches) => {
                     field.values(facts).iter().any(|v| search(v, *op, value))
                 }
-                (FieldType::Status, Op::Eq | Op::Ne) => facts.replay.is_some_and(|r| {
-                    termination_is(r.termination, &value.lower) == (*op == Op::Eq)
-                }),
+                (FieldType::Status, Op::Eq | Op::Ne) => facts
+                    .replay
+                    .is_some_and(|r| r.termination_is(&value.lower) == (*op == Op::Eq)),
                 _ => field
                     .values(facts)
                     .iter()

@@ -98,14 +98,29 @@ impl<'a> Game<'a> {
     }
 }
 
+/// The deepest variation nesting a [`Game`] holds, whatever
+/// [`ParseOptions::max_depth`] asks: writing, cloning, comparing and
+/// dropping a game recurse once per level, and at this depth they need
+/// less than a quarter of a thread's default 2 MiB stack (tested).
+pub const MAX_TREE_DEPTH: usize = 512;
+
 /// Options for [`parse_game_with`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParseOptions {
     /// Deepest variation nesting accepted; deeper variations are reported
-    /// ([`ParsePgnErrorKind::TooDeep`]) and skipped.
+    /// ([`ParsePgnErrorKind::TooDeep`]) and skipped. At most
+    /// [`MAX_TREE_DEPTH`]: a larger value counts as that.
     pub max_depth: usize,
     /// Skip debris in the movetext with a warning ([`Reader::lenient`]).
     pub lenient: bool,
+}
+
+impl ParseOptions {
+    /// The nesting bound applied: [`max_depth`](Self::max_depth), at most
+    /// [`MAX_TREE_DEPTH`].
+    pub fn depth(&self) -> usize {
+        self.max_depth.min(MAX_TREE_DEPTH)
+    }
 }
 
 impl Default for ParseOptions {
@@ -152,7 +167,7 @@ pub fn parse_game_with<'a>(raw: &RawGame<'a>, options: &ParseOptions) -> Game<'a
         pending: Vec::new(),
         saved: Vec::new(),
     };
-    Reader::new(options.max_depth)
+    Reader::new(options.depth())
         .lenient(options.lenient)
         .read(raw, &mut builder)
 }
@@ -421,7 +436,7 @@ impl SyntaxChecker {
     /// A checker with `options` (the variation depth bound).
     pub fn new(options: ParseOptions) -> SyntaxChecker {
         SyntaxChecker {
-            reader: Reader::new(options.max_depth).lenient(options.lenient),
+            reader: Reader::new(options.depth()).lenient(options.lenient),
         }
     }
 
@@ -659,6 +674,59 @@ mod tests {
         let game = parse(b"[A \"1\"]\n1. e4 (");
         let error = game.errors.iter().find(|e| e.kind == E::UnclosedVariation);
         assert_eq!(error.map(|e| game.line_col(e.span)), Some((2, 7)));
+    }
+
+    /// Any `max_depth` is safe: the tree is capped at [`MAX_TREE_DEPTH`],
+    /// and at that depth a game is written, cloned, compared and dropped
+    /// on a thread with a quarter of the default 2 MiB stack. `usize::MAX`
+    /// and 50,000 nested variations used to overflow the stack in the
+    /// writer.
+    #[test]
+    fn regression_any_max_depth_gives_a_tree_that_can_be_written() {
+        use crate::pgn::{TagSelection, WriteOptions, write_game};
+        const NESTED: usize = 50_000;
+        let mut text = b"1. e4 ".to_vec();
+        for _ in 0..NESTED {
+            text.extend_from_slice(b"(1. d4 ");
+        }
+        text.extend(std::iter::repeat_n(b')', NESTED));
+        text.extend_from_slice(b" *");
+        let run = move || {
+            let raw = RawGame::from_bytes(&text);
+            let game = parse_game_with(
+                &raw,
+                &ParseOptions {
+                    max_depth: usize::MAX,
+                    ..ParseOptions::default()
+                },
+            );
+            let too_deep = ParsePgnErrorKind::TooDeep(MAX_TREE_DEPTH);
+            assert!(game.errors.iter().any(|e| e.kind == too_deep));
+            let mut depth = 0;
+            let mut line = &game.mainline;
+            while let Some(inner) = line.moves.first().and_then(|m| m.variations.first()) {
+                depth += 1;
+                line = inner;
+            }
+            assert_eq!(depth, MAX_TREE_DEPTH);
+            let options = WriteOptions {
+                tags: TagSelection::None,
+                ..WriteOptions::default()
+            };
+            let mut out = Vec::new();
+            write_game(&game, &mut out, &options).expect("written to memory");
+            let opened = out.iter().filter(|&&b| b == b'(').count();
+            assert_eq!(opened, MAX_TREE_DEPTH);
+            let copy = game.clone();
+            assert!(copy == game);
+            drop(copy);
+        };
+        std::thread::Builder::new()
+            .stack_size(512 << 10)
+            .spawn(run)
+            .expect("a thread")
+            .join()
+            .expect("no overflow at the bound");
     }
 
     #[test]

@@ -53,8 +53,8 @@ pub use self::{
     error::{ParsePgnError, ParsePgnErrorKind, ReadPgnError},
     framer::{DEFAULT_MAX_GAME_BYTES, GameFramer},
     game::{
-        EpMark, Game, Line, Located, MainlineEvent, MoveNode, ParseOptions, ResultMarker,
-        SyntaxChecker, SyntaxSummary, parse_game, parse_game_with, visit_mainline,
+        EpMark, Game, Line, Located, MAX_TREE_DEPTH, MainlineEvent, MoveNode, ParseOptions,
+        ResultMarker, SyntaxChecker, SyntaxSummary, parse_game, parse_game_with, visit_mainline,
     },
     grammar::{
         GameLetters, Outcome, Token, TokenKind, Tokens, game_termination, glyph, move_number, nag,

@@ -63,7 +63,7 @@ pub use self::{
     diagnostic::{Diagnostic, DiagnosticKind, DroppedRight, Ply, Severity},
     termination::{
         ALIASES as TERMINATION_ALIASES, INCOMPLETE, NAMES as TERMINATION_NAMES, Termination,
-        termination_index, termination_is, termination_name,
+        UNSUPPORTED, termination_index, termination_is, termination_name,
     },
 };
 use crate::{
@@ -204,6 +204,70 @@ impl Omitted {
 }
 
 impl Replay {
+    /// How the mainline ended, by name ([`TERMINATION_NAMES`]): its
+    /// [`termination`](Self::termination), [`UNSUPPORTED`] for a variant
+    /// that is not played, else [`INCOMPLETE`] (an error in the mainline).
+    /// What every command writes and `status` filters compare with.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::RawGame;
+    /// use pgnkit::replay::{ReplayOptions, replay};
+    /// let name = |text: &[u8]| {
+    ///     replay(&RawGame::from_bytes(text), &ReplayOptions::default()).termination_name()
+    /// };
+    /// assert_eq!(name(b"1. f3 e5 2. g4 Qh4# 0-1"), "checkmate");
+    /// assert_eq!(name(b"1. e5 *"), "incomplete");
+    /// assert_eq!(name(b"[Variant \"Crazyhouse\"]\n\n1. e4 *"), "unsupported");
+    /// ```
+    pub fn termination_name(&self) -> &'static str {
+        if self.status == Status::Unsupported {
+            UNSUPPORTED
+        } else {
+            termination_name(self.termination)
+        }
+    }
+
+    /// The full moves the mainline's [`plies`](Self::plies) span: how many
+    /// move numbers they carry. A game from a position with Black to move
+    /// starts with half a move: `10... e5 11. d4` is 2 plies over 2 moves.
+    ///
+    /// # Examples
+    /// ```
+    /// use pgnkit::pgn::RawGame;
+    /// use pgnkit::replay::{ReplayOptions, replay};
+    /// let moves = |text: &[u8]| replay(&RawGame::from_bytes(text), &ReplayOptions::default()).moves();
+    /// assert_eq!(moves(b"1. e4 e5 2. Nf3 *"), 2);
+    /// let black = b"[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 10\"]\n\n";
+    /// assert_eq!(moves(&[&black[..], b"10... e5 11. d4 *"].concat()), 2);
+    /// assert_eq!(moves(&[&black[..], b"10... e5 *"].concat()), 1);
+    /// assert_eq!(moves(&[&black[..], b"*"].concat()), 0);
+    /// ```
+    pub fn moves(&self) -> u32 {
+        // The side to move at the start: the side at the end, turned back
+        // once per ply.
+        let black_started = self
+            .position
+            .as_ref()
+            .is_some_and(|p| (p.turn() == Color::Black) == self.plies.is_multiple_of(2));
+        match self.plies {
+            0 => 0,
+            plies => (plies + u32::from(black_started)).div_ceil(2),
+        }
+    }
+
+    /// The place of [`termination_name`](Self::termination_name) in
+    /// [`TERMINATION_NAMES`].
+    pub fn termination_index(&self) -> usize {
+        termination::name_index(self.termination_name())
+    }
+
+    /// Whether a word of a `status` filter (a name or an alias, lower case)
+    /// names how the mainline ended.
+    pub fn termination_is(&self, word: &str) -> bool {
+        termination::name_is(self.termination_name(), word)
+    }
+
     /// The mainline's first error (a bad `FEN` tag's, in the tag section,
     /// included), if it has one.
     pub fn first_mainline_error(&self) -> Option<&Diagnostic> {

@@ -38,7 +38,8 @@ pub enum Termination {
 }
 
 /// The vocabulary of terminations: every name [`Termination::as_str`]
-/// gives, in the order summaries list them, then [`INCOMPLETE`]. Every
+/// gives, in the order summaries list them, then [`INCOMPLETE`] and
+/// [`UNSUPPORTED`]. Every
 /// command writes these names (text summaries, JSON, `stats`) and `status`
 /// filters compare with them; a new termination is one line here and its
 /// arm in [`Termination::as_str`].
@@ -54,11 +55,16 @@ pub const NAMES: &[&str] = &[
     "fifty_moves_next_move",
     "unfinished",
     INCOMPLETE,
+    UNSUPPORTED,
 ];
 
 /// The name of a mainline with an error (an illegal or unreadable move, a
 /// syntax error): no termination.
 pub const INCOMPLETE: &str = "incomplete";
+
+/// The name of a game in a variant pgnkit does not play: its moves were
+/// not replayed ([`crate::replay::Replay::termination_name`]).
+pub const UNSUPPORTED: &str = "unsupported";
 
 /// Shorter words a `status` filter accepts, each with the names it stands
 /// for.
@@ -98,11 +104,17 @@ pub fn termination_name(termination: Option<Termination>) -> &'static str {
 
 /// The place of a mainline's termination in [`NAMES`].
 pub fn termination_index(termination: Option<Termination>) -> usize {
-    let name = termination_name(termination);
+    name_index(termination_name(termination))
+}
+
+/// The place of a name in [`NAMES`] (that of [`INCOMPLETE`] for another).
+pub(super) fn name_index(name: &str) -> usize {
+    let incomplete = NAMES.iter().position(|&n| n == INCOMPLETE);
     NAMES
         .iter()
         .position(|&n| n == name)
-        .unwrap_or(NAMES.len() - 1)
+        .or(incomplete)
+        .unwrap_or(0)
 }
 
 /// Whether a word of a `status` filter (a name or an alias, lower case)
@@ -116,7 +128,11 @@ pub fn termination_index(termination: Option<Termination>) -> usize {
 /// assert!(!termination_is(None, "unfinished"));
 /// ```
 pub fn termination_is(termination: Option<Termination>, word: &str) -> bool {
-    let name = termination_name(termination);
+    name_is(termination_name(termination), word)
+}
+
+/// Whether a word of a `status` filter names the termination `name`.
+pub(super) fn name_is(name: &str, word: &str) -> bool {
     name == word
         || ALIASES
             .iter()
@@ -230,7 +246,9 @@ mod tests {
             assert_eq!(NAMES[termination_index(Some(t))], t.as_str());
             assert!(termination_is(Some(t), t.as_str()));
         }
-        assert_eq!(termination_index(None), NAMES.len() - 1);
+        assert_eq!(NAMES[termination_index(None)], INCOMPLETE);
+        assert_eq!(NAMES[name_index(UNSUPPORTED)], UNSUPPORTED);
+        assert!(name_is(UNSUPPORTED, "unsupported") && !name_is(UNSUPPORTED, INCOMPLETE));
         for (i, name) in NAMES.iter().enumerate() {
             assert!(!NAMES[..i].contains(name), "{name} twice");
         }
@@ -267,7 +285,7 @@ mod tests {
             Unfinished,
         ];
         let names: Vec<_> = all.iter().map(|t| t.as_str()).collect();
-        assert_eq!(names, NAMES[..NAMES.len() - 1]);
+        assert_eq!(names, NAMES[..NAMES.len() - 2]);
         // (game over, claimable, with the next move, imposes a result)
         let kinds: Vec<_> = all
             .iter()

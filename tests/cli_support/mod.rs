@@ -134,3 +134,57 @@ impl<T> pgnkit::engine::Sink<Vec<T>> for Collect<T> {
         self.failures.push(format!("{failure:?}"));
     }
 }
+
+/// The keys of `validate --format json` as the table of `docs/validate.md`
+/// gives them, each with its type column (`number`, `string or null` …).
+pub fn validate_json_keys() -> Vec<(String, String)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/validate.md");
+    let doc = std::fs::read_to_string(path).expect("docs/validate.md");
+    let rows = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("| key | type | meaning |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'));
+    let mut keys = Vec::new();
+    for row in rows {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        for key in cells[1].split(',') {
+            keys.push((
+                key.trim().trim_matches('`').to_string(),
+                cells[2].to_string(),
+            ));
+        }
+    }
+    assert!(keys.len() > 10, "no key table in {path}");
+    keys
+}
+
+/// Asserts that a line of `validate --format json` has exactly the keys of
+/// [`validate_json_keys`], each of its documented type (an `omitted`
+/// object has its three counts besides).
+pub fn assert_documented_keys(line: &str, keys: &[(String, String)]) {
+    let object: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    let mut expected: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+    if object.get("kind").and_then(|k| k.as_str()) == Some("omitted") {
+        expected.extend(["errors", "warnings", "notes"]);
+        for count in ["errors", "warnings", "notes"] {
+            assert!(object[count].is_u64(), "{count} in {line}");
+        }
+    }
+    let mut present: Vec<&str> = object.keys().map(String::as_str).collect();
+    present.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(present, expected, "{line}");
+    for (key, ty) in keys {
+        let value = &object[key.as_str()];
+        let fits = match value {
+            serde_json::Value::Null => ty.ends_with("or null"),
+            serde_json::Value::Number(n) => ty.starts_with("number") && n.is_u64(),
+            serde_json::Value::String(_) => ty.starts_with("string"),
+            serde_json::Value::Bool(_) => ty.starts_with("boolean"),
+            _ => false,
+        };
+        assert!(fits, "`{key}` is documented as {ty}: {line}");
+    }
+}
