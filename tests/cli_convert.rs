@@ -862,3 +862,58 @@ fn result_tags_in_a_markers_spelling_are_written_in_export_format() {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// A checking en-passant capture: the writer puts the sign before the
+/// separate mark (`exd6+ e.p.`); every order of sign and mark, glued or
+/// apart, reads back as the one move with the en-passant lint.
+#[test]
+fn check_sign_and_en_passant_mark_in_either_order() {
+    let game = |mv: &str| {
+        format!("[SetUp \"1\"]\n[FEN \"8/2kp4/8/4P3/8/8/8/4K3 b - - 0 1\"]\n\n1... d5 2. {mv} *\n")
+    };
+    let out = pgnkit_in(
+        &["convert", "--ep-mark", "--no-tags"],
+        game("exd6+").as_bytes(),
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "1... d5 2. exd6+ e.p. *\n\n")
+    );
+    for to in ["lan", "de", "de-lan", "figurine", "xlalg"] {
+        let written = pgnkit_in(
+            &["convert", "--ep-mark", "--to", to],
+            game("exd6+").as_bytes(),
+        );
+        let back = pgnkit_in(&["convert", "--no-tags"], written.stdout.as_bytes());
+        assert_eq!(
+            (back.code, back.stdout.as_str()),
+            (0, "1... d5 2. exd6+ *\n\n"),
+            "{to}: {}",
+            written.stdout
+        );
+    }
+    for mv in [
+        "exd6+e.p.",
+        "exd6+ e.p.",
+        "exd6 e.p.+",
+        "exd6e.p.+",
+        "exd6+ep",
+        "e5xd6+e.p.",
+    ] {
+        let out = pgnkit_in(&["validate", "--quiet", "-"], game(mv).as_bytes());
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{mv}");
+        let out = pgnkit_in(&["validate", "-"], game(mv).as_bytes());
+        assert!(
+            out.stderr.contains("en-passant mark (SAN writes none)"),
+            "{mv}: {}",
+            out.stderr
+        );
+    }
+    let out = pgnkit_in(&["validate", "--quiet", "-"], game("exd6+e.p.x").as_bytes());
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("unexpected character `x`"),
+        "{}",
+        out.stderr
+    );
+}
