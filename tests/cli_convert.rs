@@ -917,3 +917,61 @@ fn check_sign_and_en_passant_mark_in_either_order() {
         out.stderr
     );
 }
+
+/// Letter options on a notation without letters are refused, not dropped:
+/// `--to figurine --letters` would write no figurine at all.
+#[test]
+fn letter_options_on_letterless_notations_are_usage_errors() {
+    let game = b"1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n";
+    let refused: &[&[&str]] = &[
+        &["--to", "figurine", "--letters", "BSLTDK"],
+        &["--to", "figurine", "--letters", "PNBRQK", "--pawn-letter"],
+        &["--to", "uci", "--pawn-letter"],
+        &["--to", "lalg", "--letters", "BSLTDK"],
+        &["--to", "halg", "--pawn-letter"],
+    ];
+    for flags in refused {
+        let mut args = vec!["convert", "--no-tags"];
+        args.extend_from_slice(flags);
+        let out = pgnkit_in(&args, game);
+        assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{flags:?}");
+        assert!(
+            out.stderr.contains("--letters"),
+            "{flags:?}: {}",
+            out.stderr
+        );
+    }
+    let read_back: &[(&[&str], &str)] = &[
+        (
+            &["--to", "figurine", "--pawn-letter"],
+            "1. ♙e4 ♙e5 2. ♘f3 ♘c6 3. ♗b5 *\n\n",
+        ),
+        (
+            &["--to", "de", "--pawn-letter"],
+            "1. Be4 Be5 2. Sf3 Sc6 3. Lb5 *\n\n",
+        ),
+        (
+            &["--to", "san", "--letters", "BSLTDK", "--pawn-letter"],
+            "1. Be4 Be5 2. Sf3 Sc6 3. Lb5 *\n\n",
+        ),
+        (
+            &["--to", "elalg", "--letters", "BSLTDK"],
+            "1. e2e4 e7e5 2. Sg1f3 Sb8c6 3. Lf1b5 *\n\n",
+        ),
+    ];
+    for (flags, written) in read_back {
+        let mut args = vec!["convert", "--no-tags"];
+        args.extend_from_slice(flags);
+        let out = pgnkit_in(&args, game);
+        assert_eq!((out.code, out.stdout.as_str()), (0, *written), "{flags:?}");
+        let back = pgnkit_in(
+            &["convert", "--no-tags", "--from", "auto"],
+            out.stdout.as_bytes(),
+        );
+        assert_eq!(
+            (back.code, back.stdout.as_str()),
+            (0, "1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n"),
+            "{flags:?}"
+        );
+    }
+}
