@@ -862,3 +862,116 @@ fn result_tags_in_a_markers_spelling_are_written_in_export_format() {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// A checking en-passant capture: the writer puts the sign before the
+/// separate mark (`exd6+ e.p.`); every order of sign and mark, glued or
+/// apart, reads back as the one move with the en-passant lint.
+#[test]
+fn check_sign_and_en_passant_mark_in_either_order() {
+    let game = |mv: &str| {
+        format!("[SetUp \"1\"]\n[FEN \"8/2kp4/8/4P3/8/8/8/4K3 b - - 0 1\"]\n\n1... d5 2. {mv} *\n")
+    };
+    let out = pgnkit_in(
+        &["convert", "--ep-mark", "--no-tags"],
+        game("exd6+").as_bytes(),
+    );
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "1... d5 2. exd6+ e.p. *\n\n")
+    );
+    for to in ["lan", "de", "de-lan", "figurine", "xlalg"] {
+        let written = pgnkit_in(
+            &["convert", "--ep-mark", "--to", to],
+            game("exd6+").as_bytes(),
+        );
+        let back = pgnkit_in(&["convert", "--no-tags"], written.stdout.as_bytes());
+        assert_eq!(
+            (back.code, back.stdout.as_str()),
+            (0, "1... d5 2. exd6+ *\n\n"),
+            "{to}: {}",
+            written.stdout
+        );
+    }
+    for mv in [
+        "exd6+e.p.",
+        "exd6+ e.p.",
+        "exd6 e.p.+",
+        "exd6e.p.+",
+        "exd6+ep",
+        "e5xd6+e.p.",
+    ] {
+        let out = pgnkit_in(&["validate", "--quiet", "-"], game(mv).as_bytes());
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{mv}");
+        let out = pgnkit_in(&["validate", "-"], game(mv).as_bytes());
+        assert!(
+            out.stderr.contains("en-passant mark (SAN writes none)"),
+            "{mv}: {}",
+            out.stderr
+        );
+    }
+    let out = pgnkit_in(&["validate", "--quiet", "-"], game("exd6+e.p.x").as_bytes());
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("unexpected character `x`"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Letter options on a notation without letters are refused, not dropped:
+/// `--to figurine --letters` would write no figurine at all.
+#[test]
+fn letter_options_on_letterless_notations_are_usage_errors() {
+    let game = b"1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n";
+    let refused: &[&[&str]] = &[
+        &["--to", "figurine", "--letters", "BSLTDK"],
+        &["--to", "figurine", "--letters", "PNBRQK", "--pawn-letter"],
+        &["--to", "uci", "--pawn-letter"],
+        &["--to", "lalg", "--letters", "BSLTDK"],
+        &["--to", "halg", "--pawn-letter"],
+    ];
+    for flags in refused {
+        let mut args = vec!["convert", "--no-tags"];
+        args.extend_from_slice(flags);
+        let out = pgnkit_in(&args, game);
+        assert_eq!((out.code, out.stdout.as_str()), (2, ""), "{flags:?}");
+        assert!(
+            out.stderr.contains("--letters"),
+            "{flags:?}: {}",
+            out.stderr
+        );
+    }
+    let read_back: &[(&[&str], &str)] = &[
+        (
+            &["--to", "figurine", "--pawn-letter"],
+            "1. ♙e4 ♙e5 2. ♘f3 ♘c6 3. ♗b5 *\n\n",
+        ),
+        (
+            &["--to", "de", "--pawn-letter"],
+            "1. Be4 Be5 2. Sf3 Sc6 3. Lb5 *\n\n",
+        ),
+        (
+            &["--to", "san", "--letters", "BSLTDK", "--pawn-letter"],
+            "1. Be4 Be5 2. Sf3 Sc6 3. Lb5 *\n\n",
+        ),
+        (
+            &["--to", "elalg", "--letters", "BSLTDK"],
+            "1. e2e4 e7e5 2. Sg1f3 Sb8c6 3. Lf1b5 *\n\n",
+        ),
+    ];
+    for (flags, written) in read_back {
+        let mut args = vec!["convert", "--no-tags"];
+        args.extend_from_slice(flags);
+        let out = pgnkit_in(&args, game);
+        assert_eq!((out.code, out.stdout.as_str()), (0, *written), "{flags:?}");
+        let back = pgnkit_in(
+            &["convert", "--no-tags", "--from", "auto"],
+            out.stdout.as_bytes(),
+        );
+        assert_eq!(
+            (back.code, back.stdout.as_str()),
+            (0, "1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n"),
+            "{flags:?}"
+        );
+    }
+}

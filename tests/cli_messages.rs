@@ -16,9 +16,9 @@ fn diagnostics(input: &[u8]) -> Vec<String> {
 fn tokens_and_characters_are_named() {
     let cases: &[(&[u8], &str)] = &[
         (
-            b"[White \"A\"]\n\n1. e\xEF\xBB\xBF4 *\n",
-            "<stdin>:3:4: error: game 1 (A - ?), 1.e\\u{feff}4: not a move: unexpected character \
-             U+FEFF (byte order mark) after `e` in `e\\u{feff}4`",
+            b"[White \"A\"]\n\n1. e\xE2\x80\x8B4 *\n",
+            "<stdin>:3:4: error: game 1 (A - ?), 1.e\\u{200b}4: not a move: unexpected character \
+             `\\u{200b}` after `e` in `e\\u{200b}4`",
         ),
         (
             b"[White \"A\"]\n\n1. e4 e\x075 *\n",
@@ -35,8 +35,9 @@ fn tokens_and_characters_are_named() {
         assert_eq!(diagnostics(input), [*expected]);
     }
     // Between tokens a byte-order mark is white space, as the game
-    // boundaries have it.
+    // boundaries have it, also glued after a token.
     assert!(diagnostics(b"[White \"A\"]\n\n\xEF\xBB\xBF1. \xEF\xBB\xBFe4 *\n").is_empty());
+    assert!(diagnostics(b"[White \"A\"]\n\n1. e4\xEF\xBB\xBFe5\xEF\xBB\xBF*\n").is_empty());
 }
 
 #[test]

@@ -419,4 +419,54 @@ fn regression_moves_from_a_fen_with_black_to_move() {
         args.extend(files.iter().map(String::as_str));
         assert_eq!(pgnkit(&args).1, format!("{n}\n"), "{expr}");
     }
+
+/// FIDE writes an increment inside a `moves/seconds` period
+/// (`40/5400+30:1800+30`); its parts are read, not left null.
+#[test]
+fn time_control_with_increment_in_a_moves_period() {
+    let game = |n: u32, tc: &str| {
+        format!(
+            "[Event \"e{n}\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"*\"]\n[TimeControl \"{tc}\"]\n\n1. e4 *\n\n"
+        )
+    };
+    let text = [
+        game(1, "40/5400+30:1800+30"),
+        game(2, "40/7200:3600"),
+        game(3, "40/5400+30:20/3000+30:900+30"),
+        game(4, "40/+30"),
+    ]
+    .concat();
+    let file = temp_file("fide-time-controls.pgn", &text);
+    let file = file.to_str().unwrap();
+    let (code, out, err) = pgnkit(&[
+        "tags",
+        "--fields",
+        "Event,TimeControl.moves,TimeControl.base,TimeControl.increment",
+        "--format",
+        "jsonl",
+        file,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "{\"Event\":\"e1\",\"TimeControl.moves\":40,\"TimeControl.base\":5400,\"TimeControl.increment\":30}\n\
+         {\"Event\":\"e2\",\"TimeControl.moves\":40,\"TimeControl.base\":7200,\"TimeControl.increment\":0}\n\
+         {\"Event\":\"e3\",\"TimeControl.moves\":40,\"TimeControl.base\":5400,\"TimeControl.increment\":30}\n\
+         {\"Event\":\"e4\",\"TimeControl.moves\":null,\"TimeControl.base\":null,\"TimeControl.increment\":null}\n"
+    );
+    let (code, out, err) = pgnkit(&[
+        "filter",
+        "-e",
+        "TimeControl.increment = 30 or TimeControl = 40/5400+30:1800+30",
+        file,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        [
+            game(1, "40/5400+30:1800+30"),
+            game(3, "40/5400+30:20/3000+30:900+30")
+        ]
+        .concat()
+    );
 }

@@ -101,8 +101,8 @@ fn latin1_tags_and_comments_come_out_decoded() {
 
 /// A UTF-8 byte-order mark is white space wherever white space may stand:
 /// at the start of a file, before a later game, at the start of each of
-/// files written one after another, before a token; inside a token it is
-/// a character of the token, reported by name (docs/pgn-reader.md).
+/// files written one after another, before a token and glued after one,
+/// where it ends the token as a space would (docs/pgn-reader.md).
 #[test]
 fn byte_order_marks_are_white_space_between_tokens() {
     use cli_support::pgnkit_in;
@@ -116,18 +116,38 @@ fn byte_order_marks_are_white_space_between_tokens() {
             format!("[Event \"a\"]\n{BOM}[Site \"s\"]\n\n{BOM}1. {BOM}e4 e5 {BOM}*\n"),
             "a\n",
         ),
+        (
+            format!(
+                "[Event \"a\"]\n\n1. e4{BOM}e5{BOM}{{c}}{BOM}2. Nf3{BOM}$1{BOM}(2. Nc3{BOM}){BOM}Nc6{BOM}*{BOM}\n\n{}",
+                game("b")
+            ),
+            "a\nb\n",
+        ),
+        (
+            format!("[Event \"a\"]\n\n1. e4 e5 2. Nf3{BOM}1-0{BOM}"),
+            "a\n",
+        ),
     ] {
         let out = pgnkit_in(&["validate", "-q"], text.as_bytes());
         assert_eq!(out.code, 0, "{text:?}: {}", out.stderr);
         let out = pgnkit_in(&["tags", "-f", "Event"], text.as_bytes());
         assert_eq!(out.stdout, events, "{text:?}");
     }
-    let glued = format!("[Event \"a\"]\n\n1. e4{BOM} e5 *\n");
-    let out = pgnkit_in(&["validate", "-q"], glued.as_bytes());
+    let split = format!("[Event \"a\"]\n\n1. e{BOM}4 e5 *\n");
+    let out = pgnkit_in(&["validate", "-q"], split.as_bytes());
+    assert_eq!(
+        (out.code, out.stderr.as_str()),
+        (
+            1,
+            "<stdin>:3:4: error: game 1 (? - ?), 1.e: not a move: `e` is incomplete\n"
+        )
+    );
+    // Another character led by the mark's first byte stays in the token.
+    let other = "[Event \"a\"]\n\n1. Nf3\u{ff01} *\n";
+    let out = pgnkit_in(&["validate", "-q"], other.as_bytes());
     assert_eq!(out.code, 1);
     assert!(
-        out.stderr
-            .contains("unexpected character U+FEFF (byte order mark) after `e4`"),
+        out.stderr.contains("after `Nf3` in `Nf3\u{ff01}`"),
         "{}",
         out.stderr
     );

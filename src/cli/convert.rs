@@ -79,7 +79,8 @@ pub struct ConvertArgs {
     /// name too.
     #[arg(long, value_enum, default_value_t)]
     from: From,
-    /// Give pawns a letter too (`Pe2-e4`, German `Be2-e4`).
+    /// Give pawns a letter too (`Pe2-e4`, German `Be2-e4`, figurine `♙e4`);
+    /// not with --to uci, lalg or halg, which write no piece letters.
     #[arg(long)]
     pawn_letter: bool,
     /// Append ` e.p.` to en-passant captures.
@@ -277,11 +278,25 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
     .with_pawn_letter(args.pawn_letter)
     .with_ep_mark(args.ep_mark)
     .with_check_marks(!(args.no_check_marks || args.bare));
+    // Letter options on a notation without letters would be dropped
+    // silently; figurines are the letters of `--to figurine`.
+    let letterless = match args.to {
+        To::Uci => Some("uci"),
+        To::Lalg => Some("lalg"),
+        To::Halg => Some("halg"),
+        _ => None,
+    };
+    if let Some(to) = letterless {
+        anyhow::ensure!(
+            args.letters.is_none() && !args.pawn_letter,
+            "--to {to} writes no piece letters: --letters and --pawn-letter do not apply"
+        );
+    }
     let style = match args.letters {
         Some(letters) => {
             anyhow::ensure!(
-                !matches!(args.to, To::Uci | To::Json | To::Parquet),
-                "--letters is for SAN and long algebraic, not --to uci, json or parquet"
+                !matches!(args.to, To::Figurine | To::Json | To::Parquet),
+                "--letters is for SAN and long algebraic with letters, not --to figurine, json or parquet"
             );
             style.with_alphabet(letters)
         }

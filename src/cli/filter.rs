@@ -55,7 +55,8 @@ use super::run::{Writer, execute};
 ///   A missing tag, or a value not of its field's type (WhiteElo "?"),
 ///   makes every comparison on it false (!= too).
 ///   TimeControl.base, .increment, .moves: the first period of the
-///   TimeControl tag (40/7200:3600, 300+2, *60, 10/2592000; - and ? have none).
+///   TimeControl tag (40/7200:3600, 300+2, *60, 10/2592000, FIDE's
+///   40/5400+30:1800+30; - and ? have none).
 ///   Pseudo-fields: player (White or Black), elo (WhiteElo or BlackElo),
 ///   winner; from the board: eco and opening (ECO code and name of the
 ///   opening the mainline reaches, by the lichess opening table; the tags

@@ -5,12 +5,15 @@ use std::fmt;
 /// One period of a time control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Period {
-    /// `moves/seconds`: so many moves in so many seconds.
+    /// `moves/seconds` or `moves/seconds+increment`: so many moves in so
+    /// many seconds (FIDE writes an increment there too: `40/5400+30`).
     Moves {
         /// Moves to play in the period.
         moves: u64,
         /// Seconds for them.
         seconds: u64,
+        /// Seconds added after each move (0 when none is written).
+        increment: u64,
     },
     /// `seconds` or `seconds+increment`: the rest of the game.
     SuddenDeath {
@@ -36,6 +39,8 @@ pub enum Period {
 /// assert_eq!(tc.moves(), Some(40));
 /// let tc: TimeControl = "300+2".parse().unwrap();
 /// assert_eq!((tc.base(), tc.increment()), (Some(300), Some(2)));
+/// let tc: TimeControl = "40/5400+30:1800+30".parse().unwrap();
+/// assert_eq!((tc.moves(), tc.base(), tc.increment()), (Some(40), Some(5400), Some(30)));
 /// assert_eq!("-".parse::<TimeControl>().unwrap(), TimeControl::None);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -54,7 +59,7 @@ pub struct ParseTimeControlError;
 
 impl fmt::Display for ParseTimeControlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("not a PGN time control (?, -, moves/seconds, seconds, seconds+increment, *seconds, joined by :)")
+        f.write_str("not a PGN time control (?, -, moves/seconds[+increment], seconds[+increment], *seconds, joined by :)")
     }
 }
 
@@ -76,17 +81,24 @@ impl std::str::FromStr for Period {
                 seconds: number(seconds)?,
             });
         }
-        if let Some((moves, seconds)) = text.split_once('/') {
+        if let Some((moves, rest)) = text.split_once('/') {
+            let (seconds, increment) = seconds_increment(rest)?;
             return Ok(Period::Moves {
                 moves: number(moves)?,
-                seconds: number(seconds)?,
+                seconds,
+                increment,
             });
         }
-        let (seconds, increment) = match text.split_once('+') {
-            Some((s, i)) => (number(s)?, number(i)?),
-            None => (number(text)?, 0),
-        };
+        let (seconds, increment) = seconds_increment(text)?;
         Ok(Period::SuddenDeath { seconds, increment })
+    }
+}
+
+/// `seconds` or `seconds+increment`.
+fn seconds_increment(text: &str) -> Result<(u64, u64), ParseTimeControlError> {
+    match text.split_once('+') {
+        Some((s, i)) => Ok((number(s)?, number(i)?)),
+        None => Ok((number(text)?, 0)),
     }
 }
 
@@ -126,8 +138,8 @@ impl TimeControl {
     /// The first period's increment per move (0 when it has none).
     pub fn increment(&self) -> Option<u64> {
         self.first().map(|p| match *p {
-            Period::SuddenDeath { increment, .. } => increment,
-            _ => 0,
+            Period::Moves { increment, .. } | Period::SuddenDeath { increment, .. } => increment,
+            Period::Sandclock { .. } => 0,
         })
     }
 
@@ -157,6 +169,12 @@ mod tests {
                 "40/7200:20/3600:900+30",
                 Some((Some(7200), Some(0), Some(40))),
             ),
+            ("40/5400+30:1800+30", Some((Some(5400), Some(30), Some(40)))),
+            (
+                "40/5400+30:20/3000+30:900+30",
+                Some((Some(5400), Some(30), Some(40))),
+            ),
+            ("40/7200+0:3600", Some((Some(7200), Some(0), Some(40)))),
             ("-", Some((None, None, None))),
             ("?", Some((None, None, None))),
             ("", None),
@@ -164,6 +182,10 @@ mod tests {
             ("5+", None),
             ("abc", None),
             ("40/7200:", None),
+            ("40/5400+", None),
+            ("40/+30", None),
+            ("40/5400+30+30", None),
+            ("/5400+30", None),
         ];
         for (text, expected) in cases {
             let got = text
@@ -172,5 +194,12 @@ mod tests {
                 .map(|tc| (tc.base(), tc.increment(), tc.moves()));
             assert_eq!(got, expected, "{text}");
         }
+    }
+
+    #[test]
+    fn a_written_zero_increment_is_the_same_control() {
+        let parse = |t: &str| t.parse::<TimeControl>().ok();
+        assert_eq!(parse("40/7200:3600"), parse("40/7200+0:3600+0"));
+        assert_ne!(parse("40/5400+30:1800+30"), parse("40/5400:1800+30"));
     }
 }

@@ -18,7 +18,7 @@
 //! Accepted spellings:
 //! - SAN: `e4`, `Nbd7`, `R1a3`, `Qh4xe1`, `exd6`, `e8=Q`, `O-O`, `O-O-O`;
 //! - common variants: `0-0`, `0-0-0`, `e8Q`, `e8(Q)`, `e8/Q`, `Pe4`, `e:d5`,
-//!   `exd6e.p.`/`exd6ep`, `+`, `++`, `#`;
+//!   `exd6e.p.`/`exd6ep` (also after the sign: `exd6+e.p.`), `+`, `++`, `#`;
 //! - long algebraic: `e2-e4`, `Ng1-f3`, `Ng1xf3`, `Ng1f3`, `e4xd5`,
 //!   `e7-e8=Q`, `e7-e8Q`, and without piece letters `g1-f3`, `e1-g1`;
 //!   an en-passant capture marked by `ep` alone (`e5d6ep`, pgn-extract's
@@ -49,8 +49,8 @@
 //!   letters in one token, or letters with figurines, are an error.
 //! - Lower-case letters are never pieces: `bxc3` is a pawn capture and
 //!   `nf3` an error. Lower-case promotion letters are UCI's only.
-//! - The en-passant mark goes after the destination and before `+`/`#`,
-//!   only on a pawn capture; a separate `e.p.` token (which may carry the
+//! - The en-passant mark goes after the destination, before or after
+//!   `+`/`#` (`exd6e.p.+`, `exd6+e.p.`), only on a pawn capture; a separate `e.p.` token (which may carry the
 //!   move's `+`/`#`) is the grammar's business (see [`read_ep_mark`]).
 //! - Null moves take no suffix.
 //!

@@ -757,8 +757,15 @@ impl Reader<'_> {
             });
         }
 
-        let ep_at = self.pos;
-        let ep = self.ep_mark()?;
+        let mut ep_at = self.pos;
+        let mut ep = self.ep_mark()?;
+        let suffix = self.suffix(&mut spelling);
+        if !ep && suffix.is_some() {
+            // The mark after the sign (`exd6+e.p.`): the order the separate
+            // token has (`exd6+ e.p.`), which the writer uses.
+            ep_at = self.pos;
+            ep = self.ep_mark()?;
+        }
         if ep {
             let pawn = matches!(
                 mover,
@@ -772,7 +779,6 @@ impl Reader<'_> {
             }
             spelling = spelling.with(Spelling::EP_MARK);
         }
-        let suffix = self.suffix(&mut spelling);
         self.finish()?;
 
         let notation = match promotion {
@@ -928,6 +934,9 @@ mod tests {
             ("exd6ep", token(normal(u, "e", true, "d6", None), San, L::None, EP, None)),
             ("exd6e.p", token(normal(u, "e", true, "d6", None), San, L::None, EP, None)),
             ("exd6e.p.+", token(normal(u, "e", true, "d6", None), San, L::None, EP, CHECK)),
+            ("exd6+e.p.", token(normal(u, "e", true, "d6", None), San, L::None, EP, CHECK)),
+            ("exd6#ep", token(normal(u, "e", true, "d6", None), San, L::None, EP, MATE)),
+            ("e5xd6+e.p.", token(normal(u, "e5", true, "d6", None), Long, L::None, EP, CHECK)),
             ("e5xd6ep", token(normal(u, "e5", true, "d6", None), Long, L::None, EP, None)),
             ("e5d6ep", token(normal(u, "e5", false, "d6", None), Long, L::None, EP, None)),
             ("e5d6ep+", token(normal(u, "e5", false, "d6", None), Long, L::None, EP, CHECK)),
@@ -1033,7 +1042,9 @@ mod tests {
             ("d6ep", unexpected(3)),
             ("Nxd6ep", unexpected(4)),
             ("exd8=Qep", unexpected(6)),
-            ("exd6+e.p.", unexpected(5)),
+            ("exd6+e.p.x", unexpected(9)),
+            ("exd6e.p.+e.p.", unexpected(9)),
+            ("Nxd6+ep", unexpected(5)),
             ("exd6e", Err(Incomplete)),
             ("exd6e.x", unexpected(6)),
             ("--+", unexpected(2)),

@@ -242,7 +242,18 @@ const DIGIT: u8 = 4;
 const TAG_NAME: u8 = 8;
 const STRING_STOP: u8 = 16;
 
-static CLASS: [u8; 256] = {
+static CLASS: [u8; 256] = class_table();
+
+/// [`CLASS`] with the delimiter bit also on `EF`, the first byte of a
+/// byte-order mark, which ends a move token when the whole mark follows
+/// ([`symbol_len`]).
+static SYMBOL_END: [u8; 256] = {
+    let mut table = class_table();
+    table[0xEF] |= DELIMITER;
+    table
+};
+
+const fn class_table() -> [u8; 256] {
     let mut table = [0u8; 256];
     let mut b = 0;
     while b < 256 {
@@ -265,7 +276,7 @@ static CLASS: [u8; 256] = {
         b += 1;
     }
     table
-};
+}
 
 /// Whether `b` ends a move token.
 #[inline]
@@ -286,16 +297,46 @@ fn ep_mark_token(text: &[u8]) -> Option<Option<Suffix>> {
 }
 
 /// The length of the move token at the start of `input`: up to the first
-/// delimiter, at least one byte.
+/// delimiter or byte-order mark (white space, as between tokens), at least
+/// one byte.
 #[inline(always)]
 fn symbol_len(input: &[u8]) -> usize {
+    let len = symbol_stop(input);
+    if input.get(len) == Some(&0xEF) {
+        return symbol_len_past_ef(input, len);
+    }
+    len
+}
+
+/// [`symbol_len`] on from an `EF` at `len`: the token ends there if a
+/// byte-order mark starts there, else it goes on (`EF` leads other
+/// characters too).
+#[cold]
+#[inline(never)]
+fn symbol_len_past_ef(input: &[u8], mut len: usize) -> usize {
+    while input.get(len) == Some(&0xEF) && !input[len..].starts_with(BOM) {
+        len += 1;
+        len += input[len..]
+            .iter()
+            .position(|&b| SYMBOL_END[usize::from(b)] & DELIMITER != 0)
+            .unwrap_or(input.len() - len);
+    }
+    len
+}
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Up to the first delimiter or `EF`, at least one byte.
+#[inline(always)]
+fn symbol_stop(input: &[u8]) -> usize {
     // Move tokens are 2 to 7 bytes, most of them 2 to 4: look at bytes 1
     // to 4 at once, without a branch per byte, then at 5 to 7. The first
     // byte is part of the token whatever it is.
     if let Some(head) = input.first_chunk::<8>() {
         // Bit i is set if byte i is a delimiter (`DELIMITER` is bit 1);
         // bit 8 stands for the byte after the eight.
-        let bit = |i: usize| u32::from(CLASS[usize::from(head[i])] & DELIMITER) << (i - 1);
+        let bit = |i: usize| u32::from(SYMBOL_END[usize::from(head[i])] & DELIMITER) << (i - 1);
         let mask = bit(1) | bit(2) | bit(3) | bit(4);
         if mask != 0 {
             return mask.trailing_zeros() as usize;
@@ -307,7 +348,7 @@ fn symbol_len(input: &[u8]) -> usize {
     }
     input
         .iter()
-        .position(|&b| CLASS[usize::from(b)] & DELIMITER != 0)
+        .position(|&b| SYMBOL_END[usize::from(b)] & DELIMITER != 0)
         .unwrap_or(input.len())
         .max(1)
 }
@@ -479,11 +520,12 @@ pub fn move_number(input: &[u8]) -> IResult<&[u8], u32> {
     Ok((rest, n))
 }
 
-/// Succeeds at the end of input or before a delimiter.
+/// Succeeds at the end of input or before a delimiter or a byte-order
+/// mark (white space, which ends a move token too: [`symbol_len`]).
 fn peek_delimiter(input: &[u8]) -> IResult<&[u8], ()> {
     match input.first() {
         None => Ok((input, ())),
-        Some(&b) if is_delimiter(b) => Ok((input, ())),
+        Some(&b) if is_delimiter(b) || input.starts_with(BOM) => Ok((input, ())),
         Some(_) => Err(nom::Err::Error(nom::error::Error::new(
             input,
             nom::error::ErrorKind::Verify,
@@ -508,9 +550,18 @@ pub fn game_termination(input: &[u8]) -> IResult<&[u8], Outcome> {
     Ok((rest, outcome))
 }
 
-/// `symbol`: a move token up to the next delimiter.
+/// `symbol`: a move token up to the next delimiter or byte-order mark.
 pub fn symbol(input: &[u8]) -> IResult<&[u8], &[u8]> {
-    take_while1(|b| !is_delimiter(b)).parse(input)
+    match input.first() {
+        Some(&b) if !is_delimiter(b) && !input.starts_with(BOM) => {
+            let len = symbol_len(input);
+            Ok((&input[len..], &input[..len]))
+        }
+        _ => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::TakeWhile1,
+        ))),
+    }
 }
 
 /// `brace-comment`: `{…}`; `Err` carries the unterminated text.
