@@ -419,6 +419,7 @@ fn regression_moves_from_a_fen_with_black_to_move() {
         args.extend(files.iter().map(String::as_str));
         assert_eq!(pgnkit(&args).1, format!("{n}\n"), "{expr}");
     }
+}
 
 /// FIDE writes an increment inside a `moves/seconds` period
 /// (`40/5400+30:1800+30`); its parts are read, not left null.
