@@ -975,3 +975,38 @@ fn letter_options_on_letterless_notations_are_usage_errors() {
         );
     }
 }
+
+/// `--ep-mark` writes one mark in every notation that has one (elalg's is
+/// its own `ep`), reads back to the same game, and is refused by UCI.
+#[test]
+fn en_passant_marks_are_written_once() {
+    let game = b"[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1\"]\n\n1. exd6 *\n";
+    for (to, move_text) in [
+        ("san", "exd6 e.p."),
+        ("lan", "e5xd6 e.p."),
+        ("lalg", "e5d6 e.p."),
+        ("halg", "e5-d6 e.p."),
+        ("elalg", "e5d6ep"),
+        ("xlalg", "e5xd6 e.p."),
+    ] {
+        let out = pgnkit_in(&["convert", "--no-tags", "--to", to, "--ep-mark"], game);
+        assert_eq!((out.code, out.stderr.as_str()), (0, ""), "{to}");
+        assert_eq!(out.stdout, format!("1. {move_text} *\n\n"), "{to}");
+        let back = pgnkit_in(
+            &["fen"],
+            format!(
+                "{}{}",
+                "[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1\"]\n\n", out.stdout
+            )
+            .as_bytes(),
+        );
+        assert_eq!(
+            back.stdout, "4k3/8/3P4/8/8/8/8/4K3 b - - 0 1\n",
+            "{to}: {}",
+            back.stderr
+        );
+    }
+    let out = pgnkit_in(&["convert", "--to", "uci", "--ep-mark"], game);
+    assert_eq!((out.code, out.stdout.as_str()), (2, ""));
+    assert!(out.stderr.contains("--ep-mark"), "{}", out.stderr);
+}

@@ -83,7 +83,8 @@ pub struct ConvertArgs {
     /// not with --to uci, lalg or halg, which write no piece letters.
     #[arg(long)]
     pawn_letter: bool,
-    /// Append ` e.p.` to en-passant captures.
+    /// Append ` e.p.` to en-passant captures (elalg's own mark is `ep`;
+    /// not with --to uci).
     #[arg(long)]
     ep_mark: bool,
     /// Leave out comments.
@@ -292,6 +293,10 @@ pub fn run(args: &ConvertArgs) -> anyhow::Result<Exit> {
             "--to {to} writes no piece letters: --letters and --pawn-letter do not apply"
         );
     }
+    anyhow::ensure!(
+        !(args.ep_mark && args.to == To::Uci),
+        "--to uci writes no en-passant mark: --ep-mark does not apply"
+    );
     let style = match args.letters {
         Some(letters) => {
             anyhow::ensure!(

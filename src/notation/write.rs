@@ -724,10 +724,11 @@ impl Packed {
         self.push(if legal_moves { b'+' } else { b'#' });
     }
 
-    /// The ` e.p.` mark, as `style` says.
+    /// The ` e.p.` mark, as `style` says; pgn-extract's `elalg` has its
+    /// own (`e5d6ep`) and takes no second.
     #[inline]
     fn push_ep_mark(&mut self, m: Move, style: Style) {
-        if style.ep_mark && m.is_en_passant() {
+        if style.ep_mark && m.is_en_passant() && style.long_form != LongForm::Elalg {
             self.push_str(" e.p.");
         }
     }
@@ -916,6 +917,8 @@ mod tests {
             (EP, "exd6", lan.with_long_form(LongForm::Lalg), "e5d6"),
             (EP, "exd6", lan.with_long_form(LongForm::Halg), "e5-d6"),
             (EP, "exd6", lan.with_long_form(LongForm::Elalg), "e5d6ep"),
+            (EP, "exd6", lan.with_long_form(LongForm::Elalg).with_ep_mark(true), "e5d6ep"),
+            (EP, "exd6", lan.with_long_form(LongForm::Halg).with_ep_mark(true), "e5-d6 e.p."),
             (EP, "exd6", lan.with_long_form(LongForm::Xlalg), "e5xd6"),
             (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Lalg), "e7d8Q+"),
             (PROMOTE, "exd8=Q+", lan.with_long_form(LongForm::Halg), "e7-d8Q+"),
