@@ -298,15 +298,14 @@ fn game_position(args: &BoardArgs) -> anyhow::Result<Result<Shown, Unreached>> {
         ))),
         _ => Err(Unreached {
             diagnostics: diagnostics(),
-            why: if replay.status == Status::Unsupported {
-                format!(
-                    "game {game} of {name}: the position was not reached: its variant is not played"
-                )
-            } else {
-                format!(
-                    "game {game} of {name}: the position was not reached: it comes after an error"
-                )
-            },
+            why: format!(
+                "game {game} of {name}: the position was not reached: {}",
+                if replay.status == Status::Unsupported {
+                    "its variant is not played"
+                } else {
+                    "it comes after an error"
+                }
+            ),
         }),
     })
 }
